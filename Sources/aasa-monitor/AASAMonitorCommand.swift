@@ -1,5 +1,9 @@
 import ArgumentParser
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The root of the command tree: it only parses arguments and formats output; the work lives in the libraries.
 @main
 struct AASAMonitorCommand: AsyncParsableCommand {
@@ -9,4 +13,68 @@ struct AASAMonitorCommand: AsyncParsableCommand {
         version: AASAMonitorVersion.current,
         subcommands: []
     )
+
+    /// Runs the command and maps every failure to the exit codes of check-codes.md.
+    ///
+    /// argument-parser exits 64 on usage errors; our public interface promises 2 for usage errors in every
+    /// command, so scripts can tell "you called me wrong" from "the check failed".
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch let failure as CommandFailure {
+            if !failure.message.isEmpty { printToStandardError(failure.message) }
+            Glibc.exit(failure.exitCode)
+        } catch {
+            let code = exitCode(for: error)
+            let message = fullMessage(for: error)
+            if code == .success {
+                if !message.isEmpty { print(message) }
+                Glibc.exit(0)
+            }
+            if !message.isEmpty { printToStandardError(message) }
+            Glibc.exit(code == .validationFailure ? CommandFailure.usageExitCode : code.rawValue)
+        }
+    }
+}
+
+/// A command's own failure with the exit code it promises (e.g. 2 for an unreadable file, 1 for error findings).
+struct CommandFailure: Error {
+    static let usageExitCode: Int32 = 2
+
+    var message: String
+    var exitCode: Int32
+
+    /// A usage problem (unreadable file, bad argument value): exit 2 with a message naming the problem.
+    static func usage(_ message: String) -> CommandFailure {
+        CommandFailure(message: "error: \(message)", exitCode: usageExitCode)
+    }
+
+    /// The command ran and its answer is "no" (exit 1), with nothing more to print.
+    static let negative = CommandFailure(message: "", exitCode: 1)
+}
+
+/// Writes one line to standard error, where logs and diagnostics go (standard output is for results).
+func printToStandardError(_ line: String) {
+    var standardError = StandardErrorStream()
+    print(line, to: &standardError)
+}
+
+/// A `TextOutputStream` over file descriptor 2.
+struct StandardErrorStream: TextOutputStream {
+    mutating func write(_ string: String) {
+        var bytes = Array(string.utf8)
+        bytes.withUnsafeMutableBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Glibc.write(2, buffer.baseAddress! + offset, buffer.count - offset)
+                if written <= 0 { break }
+                offset += written
+            }
+        }
+    }
 }

@@ -1,0 +1,34 @@
+/// One problem found in a document, in the shared language of finding codes (`aasa.type`, `origin.json`, …).
+public struct Finding: Sendable, Hashable, Codable {
+    /// How much a finding matters; `info` never alerts.
+    public enum Severity: String, Sendable, Hashable, Codable, Comparable {
+        case info
+        case warning
+        case error
+
+        private var rank: Int {
+            switch self {
+            case .info: 0
+            case .warning: 1
+            case .error: 2
+            }
+        }
+
+        public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
+    }
+
+    /// A stable, dotted code from check-codes.md; receivers route on it.
+    public var code: String
+    public var severity: Severity
+    /// JSON path of the offending value (`$.applinks.details[0].appIDs[1]`), or `nil` for the body as a whole.
+    public var path: String?
+    /// One line for a person: what is wrong and what to change.
+    public var message: String
+
+    public init(code: String, severity: Severity, path: String?, message: String) {
+        self.code = code
+        self.severity = severity
+        self.path = path
+        self.message = message
+    }
+}
