@@ -1,0 +1,144 @@
+/// Builds a `GlobAutomaton` from a pattern, expanding substitution variables and applying case folding.
+struct AutomatonBuilder {
+    struct State {
+        var transitions: [(step: GlobAutomaton.Step, target: Int)] = []
+        var epsilons: [Int] = []
+        var accepting = false
+    }
+
+    private(set) var states: [State] = [State()]
+    private let variables: SubstitutionVariables
+    private let foldsCase: Bool
+
+    private init(variables: SubstitutionVariables, foldsCase: Bool) {
+        self.variables = variables
+        self.foldsCase = foldsCase
+    }
+
+    /// Compiles `pattern`. With `optionalSlashStarTail`, a final `/*` may also match nothing at all, which is how
+    /// Apple lets `/buy/*` match `/buy` (path rule P4).
+    static func compile(
+        _ pattern: GlobPattern,
+        variables: SubstitutionVariables,
+        foldsCase: Bool,
+        optionalSlashStarTail: Bool = false
+    ) -> GlobAutomaton {
+        var builder = AutomatonBuilder(variables: variables, foldsCase: foldsCase)
+        var elements = pattern.elements[...]
+        let slash = UInt32(UInt8(ascii: "/"))
+        let hasTail = optionalSlashStarTail && elements.count >= 2 && elements.last == .anyRun
+            && elements[elements.index(before: elements.endIndex - 1)] == .literal(slash)
+        if hasTail { elements = elements.dropLast(2) }
+        if let end = builder.addSequence(elements, from: 0) {
+            builder.states[end].accepting = true
+            if hasTail {
+                let afterSlash = builder.newState()
+                builder.states[end].transitions.append((.scalar(slash), afterSlash))
+                builder.addSelfLoop(afterSlash)
+                builder.states[afterSlash].accepting = true
+            }
+        }
+        return GlobAutomaton(builder: builder, literal: builder.literalText(of: pattern))
+    }
+
+    /// The folded text of a pattern without wildcards or variables, so matching it is a comparison.
+    private func literalText(of pattern: GlobPattern) -> [UInt32]? {
+        guard pattern.isLiteral, states.count == pattern.elements.count + 1 else { return nil }
+        return pattern.elements.map { element in
+            guard case .literal(let scalar) = element else { return 0 }
+            return folded(scalar)
+        }
+    }
+
+    private mutating func newState() -> Int {
+        states.append(State())
+        return states.count - 1
+    }
+
+    private mutating func addSelfLoop(_ state: Int) {
+        if !states[state].transitions.contains(where: { $0.step == .any && $0.target == state }) {
+            states[state].transitions.append((.any, state))
+        }
+    }
+
+    private func folded(_ scalar: UInt32) -> UInt32 {
+        foldsCase ? CaseFolding.fold(scalar) : scalar
+    }
+
+    /// Adds the elements as a chain starting at `start`; returns the state reached at the end, or `nil` when an
+    /// undefined variable makes the rest unreachable.
+    private mutating func addSequence(_ elements: ArraySlice<GlobPattern.Element>, from start: Int) -> Int? {
+        var current = start
+        for element in elements {
+            switch element {
+            case .literal(let scalar):
+                let next = newState()
+                states[current].transitions.append((.scalar(folded(scalar)), next))
+                current = next
+            case .anyOne:
+                let next = newState()
+                states[current].transitions.append((.any, next))
+                current = next
+            case .anyRun:
+                addSelfLoop(current)
+            case .variable(let name):
+                guard let values = variables.values(of: name) else { return nil }
+                current = addVariable(values, from: current)
+            }
+        }
+        return current
+    }
+
+    /// Adds one variable's alternatives between `start` and a new join state, which it returns.
+    ///
+    /// The alternatives hang off a fresh root, so a `*` after the variable (a loop on the join state) or before
+    /// it (a loop on `start`) never leaks into them. Alternatives without `*` share a trie; those with `*` get a
+    /// chain of their own, since a loop inside a shared trie node would also apply to its siblings.
+    private mutating func addVariable(_ values: SubstitutionVariables.Values, from start: Int) -> Int {
+        let join = newState()
+        switch values {
+        case .character(let members):
+            states[start].transitions.append((.set(Set(members.map { folded($0) })), join))
+        case .alternatives(let patterns):
+            let root = newState()
+            states[start].epsilons.append(root)
+            var trieNodes: Set<Int> = [root]
+            for pattern in patterns {
+                if pattern.elements.contains(.anyRun) {
+                    let chainStart = newState()
+                    states[root].epsilons.append(chainStart)
+                    if let end = addSequence(pattern.elements[...], from: chainStart) {
+                        states[end].epsilons.append(join)
+                    }
+                } else {
+                    let end = addTriePath(pattern.elements, from: root, trieNodes: &trieNodes)
+                    if !states[end].epsilons.contains(join) { states[end].epsilons.append(join) }
+                }
+            }
+        }
+        return join
+    }
+
+    private mutating func addTriePath(
+        _ elements: [GlobPattern.Element], from root: Int, trieNodes: inout Set<Int>
+    ) -> Int {
+        var current = root
+        for element in elements {
+            let step: GlobAutomaton.Step
+            switch element {
+            case .literal(let scalar): step = .scalar(folded(scalar))
+            case .anyOne: step = .any
+            case .anyRun, .variable: continue  // excluded by the caller; values never hold variables
+            }
+            if let existing = states[current].transitions.first(where: { $0.step == step && trieNodes.contains($0.target) }) {
+                current = existing.target
+            } else {
+                let next = newState()
+                trieNodes.insert(next)
+                states[current].transitions.append((step, next))
+                current = next
+            }
+        }
+        return current
+    }
+}

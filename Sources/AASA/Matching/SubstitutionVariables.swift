@@ -1,0 +1,62 @@
+import Foundation
+
+/// What `$(name)` can stand for in one document: its custom variables, then Apple's predefined ones.
+struct SubstitutionVariables: Sendable {
+    /// The values of one variable.
+    enum Values: Sendable, Hashable {
+        /// Exactly one character from the set (the predefined `$(alpha)`, `$(digit)`, …).
+        case character(Set<UInt32>)
+        /// Any one of these patterns (custom values may hold `*` and `?`; `$(region)`, `$(lang)`).
+        case alternatives([GlobPattern])
+    }
+
+    /// The names Apple predefines; a document may redefine them, and then its own values win.
+    static let predefinedNames: Set<String> = ["alpha", "upper", "lower", "alnum", "digit", "xdigit", "region", "lang"]
+
+    private let custom: [String: Values]
+
+    init(_ variables: [SubstitutionVariable]) {
+        var custom: [String: Values] = [:]
+        for variable in variables {
+            custom[variable.name] = .alternatives(variable.values.map { GlobPattern($0, allowVariables: false) })
+        }
+        self.custom = custom
+    }
+
+    /// The values of `name`, or `nil` when it is neither defined nor predefined (then it matches nothing).
+    func values(of name: String) -> Values? {
+        custom[name] ?? Self.predefined[name]
+    }
+
+    func isDefined(_ name: String) -> Bool {
+        custom[name] != nil || Self.predefined[name] != nil
+    }
+
+    private static let predefined: [String: Values] = {
+        let upper = Set<UInt32>(0x41...0x5A)
+        let lower = Set<UInt32>(0x61...0x7A)
+        let digit = Set<UInt32>(0x30...0x39)
+        let hexLetters = Set<UInt32>(0x41...0x46).union(0x61...0x66)
+        return [
+            "alpha": .character(upper.union(lower)),
+            "upper": .character(upper),
+            "lower": .character(lower),
+            "alnum": .character(upper.union(lower).union(digit)),
+            "digit": .character(digit),
+            "xdigit": .character(digit.union(hexLetters)),
+            "region": .alternatives(isoRegionCodes.map { GlobPattern($0, allowVariables: false) }),
+            "lang": .alternatives(isoLanguageCodes.map { GlobPattern($0, allowVariables: false) }),
+        ]
+    }()
+
+    /// Two-letter alphabetic ISO region codes from Foundation's list (`GB`, `US`; never `UK`).
+    ///
+    /// Foundation also lists 31 numeric UN M.49 areas (`001`, `419`); whether devices accept those is not known
+    /// (aasa.md §2.8), so they are left out, as the reference advises.
+    static let isoRegionCodes: [String] = Locale.Region.isoRegions.map(\.identifier).filter { code in
+        code.unicodeScalars.count == 2 && code.unicodeScalars.allSatisfy { $0.properties.isAlphabetic }
+    }
+
+    /// ISO language codes from Foundation's list: two- and three-letter, lower case (`en`, `fil`).
+    static let isoLanguageCodes: [String] = Locale.LanguageCode.isoLanguageCodes.map(\.identifier)
+}

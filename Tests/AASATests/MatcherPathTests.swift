@@ -1,0 +1,68 @@
+import AASA
+import Testing
+
+@Suite("Path matching follows Apple's rules P1–P6")
+struct MatcherPathTests {
+    struct Case: CustomTestStringConvertible, Sendable {
+        var pattern: String
+        var path: String
+        var matches: Bool
+        var testDescription: String { "\(pattern) \(matches ? "matches" : "does not match") \(path)" }
+    }
+
+    static let cases: [Case] = [
+        // P1 whole match
+        Case(pattern: "abc", path: "/abcd", matches: false),
+        Case(pattern: "/buy/*", path: "/buyer", matches: false),
+        Case(pattern: "/abc", path: "/abc", matches: true),
+        Case(pattern: "/abc", path: "/xabc", matches: false),
+        // P2 leading slash optional
+        Case(pattern: "abc", path: "/abc", matches: true),
+        Case(pattern: "//abc", path: "/abc", matches: true),
+        Case(pattern: "*abc", path: "/xabc", matches: true),
+        // P3 trailing slash insignificant on either side
+        Case(pattern: "/buy", path: "/buy/", matches: true),
+        Case(pattern: "/buy/", path: "/buy", matches: true),
+        Case(pattern: "/buy/*", path: "/buy//", matches: true),
+        // P4 final /* also matches without the segment
+        Case(pattern: "/buy/*", path: "/buy", matches: true),
+        Case(pattern: "/test/*", path: "/test", matches: true),
+        Case(pattern: "/buy/*", path: "/buy/42/x", matches: true),
+        // P5 nothing collapses, nothing added
+        Case(pattern: "/a/*/c", path: "/a/c", matches: false),
+        Case(pattern: "/a/*/c", path: "/a//c", matches: true),
+        Case(pattern: "/id/????", path: "/id/481", matches: false),
+        Case(pattern: "/id/????", path: "/id/4815", matches: true),
+        // P6 empty path counts as /
+        Case(pattern: "/", path: "", matches: true),
+        Case(pattern: "/", path: "/x", matches: false),
+        // wildcards
+        Case(pattern: "/p/?*", path: "/p/", matches: false),
+        Case(pattern: "/p/?*", path: "/p/a", matches: true),
+        Case(pattern: "/p/*", path: "/p/a/b/c", matches: true),
+        Case(pattern: "*", path: "", matches: true),
+        Case(pattern: "/*", path: "/anything/at/all", matches: true),
+        Case(pattern: "/a?c", path: "/abc", matches: true),
+        Case(pattern: "/a?c", path: "/ac", matches: false),
+        Case(pattern: "/*.html", path: "/x/y.html", matches: true),
+        Case(pattern: "/*.html", path: "/x/y.htm", matches: false),
+        // `#` inside a path pattern is literal text, so SPA hash routes never match it
+        Case(pattern: "/#/market/*", path: "/", matches: false),
+        // case-sensitive by default
+        Case(pattern: "/Buy/*", path: "/buy/1", matches: false),
+    ]
+
+    @Test("a path pattern decides as Apple's matcher does", arguments: cases)
+    func pathPattern(_ testCase: Case) throws {
+        let document = MatcherFixtures.document([MatcherFixtures.component(testCase.pattern)])
+        let decision = try MatcherFixtures.decision(document, "https://example.com\(testCase.path)")
+        #expect(decision == (testCase.matches ? .match : .noMatch))
+    }
+
+    @Test("a # in the URL starts the fragment, so a hash route is matched with the # key")
+    func hashRoutes() throws {
+        let document = MatcherFixtures.document([MatcherFixtures.component("/", fragment: "/market/*")])
+        #expect(try MatcherFixtures.decision(document, "https://example.com/#/market/7") == .match)
+        #expect(try MatcherFixtures.decision(document, "https://example.com/#/other") == .noMatch)
+    }
+}
