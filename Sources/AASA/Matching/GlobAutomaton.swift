@@ -26,8 +26,8 @@ struct GlobAutomaton: Sendable {
 
     /// Outgoing transitions of each state.
     let transitions: [[Transition]]
-    /// Every state reachable from each state through empty moves, itself included.
-    let closures: [[Int32]]
+    /// Empty moves of each state (into a variable's alternatives, and out of them to what follows).
+    let epsilons: [[Int32]]
     let accepting: [Bool]
     /// A fast path: the text the pattern must equal, when it has no wildcard and no variable.
     let literal: [UInt32]?
@@ -37,30 +37,28 @@ struct GlobAutomaton: Sendable {
             state.transitions.map { Transition(step: $0.step, target: Int32($0.target)) }
         }
         accepting = builder.states.map(\.accepting)
-        closures = Self.closures(of: builder.states)
+        epsilons = builder.states.map { $0.epsilons.map { Int32($0) } }
         self.literal = literal
     }
 
     /// True when the automaton accepts the whole of `text`.
+    ///
+    /// Empty moves are followed while simulating rather than precomputed: a closure table would be quadratic
+    /// for two variables in a row with thousands of values each.
     func matches(_ text: [UInt32]) -> Bool {
         if let literal { return literal == text }
         var marks = [UInt32](repeating: 0, count: transitions.count)
         var generation: UInt32 = 1
         var current: [Int32] = []
         var next: [Int32] = []
-        for state in closures[0] where marks[Int(state)] != generation {
-            marks[Int(state)] = generation
-            current.append(state)
-        }
+        var stack: [Int32] = []
+        enter(0, into: &current, marks: &marks, generation: generation, stack: &stack)
         for scalar in text {
             generation += 1
             next.removeAll(keepingCapacity: true)
             for state in current {
                 for transition in transitions[Int(state)] where transition.step.accepts(scalar) {
-                    for reached in closures[Int(transition.target)] where marks[Int(reached)] != generation {
-                        marks[Int(reached)] = generation
-                        next.append(reached)
-                    }
+                    enter(transition.target, into: &next, marks: &marks, generation: generation, stack: &stack)
                 }
             }
             if next.isEmpty { return false }
@@ -69,18 +67,19 @@ struct GlobAutomaton: Sendable {
         return current.contains { accepting[Int($0)] }
     }
 
-    private static func closures(of states: [AutomatonBuilder.State]) -> [[Int32]] {
-        states.indices.map { origin in
-            var seen: Set<Int> = [origin]
-            var stack = [origin]
-            var order: [Int32] = []
-            while let state = stack.popLast() {
-                order.append(Int32(state))
-                for target in states[state].epsilons where seen.insert(target).inserted {
-                    stack.append(target)
-                }
+    /// Adds `state` and everything its empty moves reach to `set`, each state once per generation.
+    private func enter(
+        _ state: Int32, into set: inout [Int32], marks: inout [UInt32], generation: UInt32, stack: inout [Int32]
+    ) {
+        guard marks[Int(state)] != generation else { return }
+        marks[Int(state)] = generation
+        stack.append(state)
+        while let reached = stack.popLast() {
+            set.append(reached)
+            for target in epsilons[Int(reached)] where marks[Int(target)] != generation {
+                marks[Int(target)] = generation
+                stack.append(target)
             }
-            return order
         }
     }
 }
