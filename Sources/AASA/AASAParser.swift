@@ -69,6 +69,12 @@ public enum AASAParser {
                     code: "origin.json", severity: .error, path: nil,
                     message: "invalid JSON at \(error.description)" + excerpt(of: json, at: error.offset)
                 ))
+            let lenient = JSONParser(maximumDepth: maximumDepth, allowsTrailingCommas: true)
+            if let recovered = try? lenient.parse(json) {
+                var builder = DocumentBuilder()
+                result.recoveredDocument = builder.build(recovered)
+                result.recoveredFindings = DuplicateKeys.findings(in: recovered) + builder.findings
+            }
             return result
         }
 
@@ -84,14 +90,18 @@ public enum AASAParser {
         parse(Array(bytes), maximumDepth: maximumDepth)
     }
 
-    /// Up to 40 bytes around an error, control characters shown as `·`, so a person sees the offending text
+    /// Up to 40 bytes around an error, so a person sees the offending text
     /// (an HTML page, a missing comma) without opening the file.
     static func excerpt(of bytes: [UInt8], at offset: Int) -> String {
         guard !bytes.isEmpty else { return " (the body is empty)" }
         let start = max(0, min(offset, bytes.count) - 20)
         let end = min(bytes.count, start + 40)
-        let shown = bytes[start..<end].map { byte -> UInt8 in
-            byte < 0x20 || byte == 0x7F ? UInt8(ascii: " ") : byte
+        // Control characters become spaces and runs of spaces collapse, so indentation does not fill the line.
+        var shown: [UInt8] = []
+        for byte in bytes[start..<end] {
+            let visible = byte <= 0x20 || byte == 0x7F ? UInt8(ascii: " ") : byte
+            if visible == UInt8(ascii: " ") && shown.last == visible { continue }
+            shown.append(visible)
         }
         let text = String(decoding: shown, as: UTF8.self)
         return "; near \u{201C}\(text)\u{201D}"
@@ -113,6 +123,11 @@ public struct ParseResult: Sendable, Hashable {
     public var byteCount: Int
     /// Where the JSON is invalid, when it is.
     public var jsonError: JSONParseError?
+    /// When the only problem is trailing commas, the document read as if they were absent. Apple rejects the
+    /// file, so this is never `document`; the linter uses it to report the file's other problems in one run.
+    public var recoveredDocument: AASADocument?
+    /// The parser's structural findings about `recoveredDocument` (not included in `findings`).
+    public var recoveredFindings: [Finding] = []
 
     public init(byteCount: Int) {
         self.byteCount = byteCount

@@ -9,15 +9,20 @@
 public struct JSONParser: Sendable {
     /// Nesting deeper than this is refused. Real AASA files nest about 6 levels.
     public var maximumDepth: Int
+    /// Accept `[1,]` and `{"a":1,}`. Off for real parsing (Apple rejects them); the linter turns it on only to
+    /// recover a document from a file with this common mistake, so it can report the file's other problems too.
+    public var allowsTrailingCommas: Bool
 
-    public init(maximumDepth: Int = 512) {
+    public init(maximumDepth: Int = 512, allowsTrailingCommas: Bool = false) {
         self.maximumDepth = maximumDepth
+        self.allowsTrailingCommas = allowsTrailingCommas
     }
 
     /// Parses one JSON text that must span all of `bytes` (whitespace allowed around it).
     public func parse(_ bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
         try bytes.withUnsafeBufferPointer { buffer throws(JSONParseError) in
             var reader = Reader(bytes: buffer, maximumDepth: maximumDepth)
+            reader.allowsTrailingCommas = allowsTrailingCommas
             do throws(ReaderFailure) {
                 reader.skipWhitespace()
                 let value = try reader.parseValue(depth: 1)
@@ -81,6 +86,7 @@ private struct ReaderFailure: Error {
 private struct Reader {
     let bytes: UnsafeBufferPointer<UInt8>
     let maximumDepth: Int
+    var allowsTrailingCommas = false
     var offset = 0
 
     init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
@@ -150,7 +156,11 @@ private struct Reader {
         while true {
             skipWhitespace()
             guard current == UInt8(ascii: "\"") else {
-                if current == UInt8(ascii: "}") { throw failure("trailing comma before '}'") }
+                if current == UInt8(ascii: "}") {
+                    guard allowsTrailingCommas else { throw failure("trailing comma before '}'") }
+                    offset += 1
+                    return .object(members)
+                }
                 throw failure("expected a string key, found \(describeCurrent())")
             }
             let key = try parseString()
@@ -185,7 +195,11 @@ private struct Reader {
         }
         while true {
             skipWhitespace()
-            if current == UInt8(ascii: "]") { throw failure("trailing comma before ']'") }
+            if current == UInt8(ascii: "]") {
+                guard allowsTrailingCommas else { throw failure("trailing comma before ']'") }
+                offset += 1
+                return .array(elements)
+            }
             elements.append(try parseValue(depth: depth + 1))
             skipWhitespace()
             switch current {

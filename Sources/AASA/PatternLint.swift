@@ -1,0 +1,122 @@
+/// Lint rules about the text of patterns: variables, `NOT`, and query or fragment text inside path patterns.
+enum PatternLint {
+    /// `$(name)` Apple defines itself (aasa.md §2.8).
+    static let predefinedVariables: Set<String> = [
+        "alpha", "upper", "lower", "alnum", "digit", "xdigit", "region", "lang",
+    ]
+
+    static func findings(in service: AppLinksService) -> [Finding] {
+        var findings: [Finding] = []
+        let defined = Set(service.substitutionVariables.map(\.name))
+        var rules: [ComponentRule] = []
+        if let defaults = service.defaults { rules.append(defaults) }
+        for entry in service.details {
+            if let defaults = entry.defaults { rules.append(defaults) }
+            rules.append(contentsOf: entry.components ?? [])
+            for (index, pattern) in (entry.paths ?? []).enumerated() {
+                let path = JSONPath.index(JSONPath.child(entry.jsonPath, "paths"), index)
+                findings += legacyPathFindings(pattern, at: path)
+                findings += variableFindings(pattern, at: path, defined: defined)
+            }
+        }
+        for rule in rules {
+            if let pattern = rule.path {
+                let path = JSONPath.child(rule.jsonPath, "/")
+                findings += variableFindings(pattern, at: path, defined: defined)
+                if pattern.contains("#") {
+                    findings.append(
+                        Finding(
+                            code: "aasa.query_in_path", severity: .warning, path: path,
+                            message: "\"#\" in a \"/\" pattern is literal path text and never matches a fragment "
+                                + "(e.g. SPA hash routes); put the fragment pattern under the \"#\" key"
+                        ))
+                }
+            }
+            if let pattern = rule.fragment {
+                findings += variableFindings(pattern, at: JSONPath.child(rule.jsonPath, "#"), defined: defined)
+            }
+            switch rule.query {
+            case .string(let pattern):
+                findings += variableFindings(pattern, at: JSONPath.child(rule.jsonPath, "?"), defined: defined)
+            case .items(let items):
+                let queryPath = JSONPath.child(rule.jsonPath, "?")
+                for item in items {
+                    findings += variableFindings(
+                        item.pattern, at: JSONPath.child(queryPath, item.name), defined: defined)
+                }
+            case .disregarded, nil:
+                break
+            }
+        }
+        return findings
+    }
+
+    /// `$(name)` references that are neither predefined nor defined in `substitutionVariables`; Apple then
+    /// matches nothing for them, so the rule silently never fires.
+    static func variableFindings(_ pattern: String, at path: String, defined: Set<String>) -> [Finding] {
+        var findings: [Finding] = []
+        var reported: Set<String> = []
+        for name in variableNames(in: pattern)
+        where !predefinedVariables.contains(name) && !defined.contains(name) && !reported.contains(name) {
+            reported.insert(name)
+            var message = "$(\(name)) is neither predefined nor defined in applinks.substitutionVariables, so "
+                + "this pattern never matches; define it"
+            if let suggestion = KnownKeys.suggestion(for: name, among: Array(defined) + predefinedVariables.sorted())
+            {
+                message += " or write $(\(suggestion))"
+            }
+            findings.append(Finding(code: "aasa.undefined_variable", severity: .error, path: path, message: message))
+        }
+        return findings
+    }
+
+    /// The names in `$(…)` references, in order.
+    static func variableNames(in pattern: String) -> [String] {
+        var names: [String] = []
+        var scalars = pattern.unicodeScalars[...]
+        while let dollar = scalars.firstIndex(of: "$") {
+            scalars = scalars[scalars.index(after: dollar)...]
+            guard scalars.first == "(" else { continue }
+            let body = scalars.dropFirst()
+            guard let close = body.firstIndex(where: { $0 == ")" || $0 == "(" || $0 == "$" }), body[close] == ")"
+            else { continue }
+            names.append(String(String.UnicodeScalarView(body[..<close])))
+            scalars = body[body.index(after: close)...]
+        }
+        return names
+    }
+
+    /// Problems specific to legacy `paths` strings.
+    private static func legacyPathFindings(_ pattern: String, at path: String) -> [Finding] {
+        if pattern.hasPrefix("NOT") && !pattern.hasPrefix("NOT ") && pattern.count > 3 {
+            let rest = pattern.dropFirst(3).trimmingPrefix { $0 == " " || $0 == "\t" }
+            return [
+                Finding(
+                    code: "aasa.not_without_space", severity: .warning, path: path,
+                    message: "\"\(pattern)\" is matched as literal text, not as an exclusion: \"NOT\" needs one "
+                        + "space after it; write \"NOT \(rest)\""
+                )
+            ]
+        }
+        let body = pattern.hasPrefix("NOT ") ? String(pattern.dropFirst(4)) : pattern
+        if body.contains("#") {
+            return [
+                Finding(
+                    code: "aasa.query_in_path", severity: .warning, path: path,
+                    message: "legacy \"paths\" match the URL path only, so \"#…\" here is literal path text and "
+                        + "never matches a fragment; use \"components\" with a \"#\" key"
+                )
+            ]
+        }
+        if let questionMark = body.firstIndex(of: "?"), body[questionMark...].contains("=") {
+            return [
+                Finding(
+                    code: "aasa.query_in_path", severity: .warning, path: path,
+                    message: "legacy \"paths\" match the URL path only (\"?\" is a one-character wildcard), so "
+                        + "this pattern never sees the query; use \"components\" with a \"?\" key"
+                )
+            ]
+        }
+        return []
+    }
+}

@@ -1,0 +1,44 @@
+import AASA
+import ArgumentParser
+
+/// `aasa-monitor lint FILE`: what Apple will make of this file, and what to change.
+struct LintCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lint",
+        abstract: "Check an apple-app-site-association file and say what to change.",
+        discussion: """
+            Prints one line per finding: severity, code, JSON path and what to change. The body checks of the \
+            probe apply too (origin.json, origin.bom, origin.too_large, origin.signed). Exits 0 when there is \
+            no error finding, 1 when there is one, 2 when the file cannot be read.
+            """
+    )
+
+    @Argument(help: "The apple-app-site-association file.")
+    var file: String
+
+    @Flag(name: .long, help: "Print one JSON document on standard output.")
+    var json = false
+
+    func run() throws {
+        let result = AASALint.lint(try DocumentFile.read(file))
+        if json {
+            try JSONOutput.print(LintReport(file: file, findings: result.findings))
+        } else if result.findings.isEmpty {
+            print("\(file): no findings")
+        } else {
+            for finding in result.findings {
+                let path = finding.path ?? file
+                print("\(finding.severity.rawValue) \(finding.code) \(path): \(finding.message)")
+            }
+        }
+        if result.findings.contains(where: { $0.severity == .error }) {
+            throw CommandFailure.negative
+        }
+    }
+}
+
+/// The `lint --json` document of json-output.md.
+struct LintReport: Encodable {
+    var file: String
+    var findings: [Finding]
+}
