@@ -142,7 +142,7 @@ struct DocumentBuilder {
         }
     }
 
-    private mutating func component(_ value: JSONValue, at path: String) -> ComponentRule? {
+    mutating func component(_ value: JSONValue, at path: String) -> ComponentRule? {
         guard case .object(let members) = value else {
             typeMismatch(at: path, expected: "object", found: value)
             return nil
