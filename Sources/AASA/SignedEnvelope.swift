@@ -13,10 +13,11 @@ public enum SignedEnvelope {
     /// `1.2.840.113549.1.7.2`, id-signedData.
     static let signedDataOID: ASN1ObjectIdentifier = [1, 2, 840, 113_549, 1, 7, 2]
 
-    /// Whether `bytes` look like a DER/BER SEQUENCE rather than JSON, so a signed file can be told from a broken
-    /// JSON one without trying both parsers on everything.
+    /// Whether `bytes` start like a BER SEQUENCE with a long-form or indefinite length (any real envelope is
+    /// longer than 127 bytes), so a signed file is told from JSON without trying both parsers on everything.
+    /// `0x30` alone is also the JSON text `0`, hence the check of the length byte, which JSON cannot produce there.
     public static func looksSigned(_ bytes: [UInt8]) -> Bool {
-        bytes.first == 0x30 && bytes.count > 2
+        bytes.count > 2 && bytes[0] == 0x30 && bytes[1] >= 0x80
     }
 
     /// Why an envelope could not be opened.

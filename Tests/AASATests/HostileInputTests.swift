@@ -1,0 +1,87 @@
+import AASA
+import Foundation
+import Testing
+
+@Suite("Hostile and legacy bodies")
+struct HostileInputTests {
+    static let hostile: [(String, [UInt8], String)] = [
+        ("100k nested arrays", [UInt8](repeating: UInt8(ascii: "["), count: 100_000), "origin.json"),
+        ("100k nested objects", Array(String(repeating: #"{"a":"#, count: 100_000).utf8), "origin.json"),
+        ("invalid UTF-8", Array(#"{"applinks":""#.utf8) + [0xFF, 0xFE] + Array(#""}"#.utf8), "origin.json"),
+        ("a BOM", [0xEF, 0xBB, 0xBF] + Array(#"{"webcredentials":{"apps":[]}}"#.utf8), "origin.bom"),
+        ("a BOM alone", [0xEF, 0xBB, 0xBF], "origin.json"),
+        ("trailing garbage", Array(#"{"webcredentials":{"apps":[]}}</html>"#.utf8), "origin.json"),
+        ("a lone surrogate", Array(#"{"webcredentials":{"apps":["\ud800"]}}"#.utf8), "origin.json"),
+        ("a raw NUL", Array(#"{"webcredentials":{"apps":[""#.utf8) + [0] + Array(#""]}}"#.utf8), "origin.json"),
+        ("a NUL outside strings", [0], "origin.json"),
+        ("empty input", [], "origin.json"),
+        ("only whitespace", Array("\n\n  \n".utf8), "origin.json"),
+        ("an HTML page", Array("<!DOCTYPE html><html><body>Not found</body></html>".utf8), "origin.json"),
+        ("a truncated DER envelope", [0x30, 0x82, 0x05, 0x00, 0x06], "origin.json"),
+        ("a DER sequence that is not CMS", [0x30, 0x03, 0x02, 0x01, 0x01], "origin.json"),
+        ("a huge exponent", Array(#"{"webcredentials":{"apps":[]},"n":1e999999999999999999999}"#.utf8), ""),
+    ]
+
+    @Test("each hostile body gives its finding and no crash", arguments: hostile)
+    func hostileBody(name: String, bytes: [UInt8], expectedCode: String) {
+        let result = AASALint.lint(bytes)
+        if expectedCode.isEmpty {
+            #expect(result.findings.isEmpty, "\(name)")
+        } else {
+            #expect(result.findings.map(\.code).contains(expectedCode), "\(name)")
+        }
+        _ = result.canonicalHash
+    }
+
+    @Test("a 10 MB string is parsed, hashed and reported as too large")
+    func tenMegabyteString() throws {
+        let body = Array(#"{"webcredentials":{"apps":[]},"x":""#.utf8)
+            + [UInt8](repeating: UInt8(ascii: "a"), count: 10_000_000) + Array(#""}"#.utf8)
+        let result = AASALint.lint(body)
+        #expect(result.findings.map(\.code) == ["origin.too_large"])
+        #expect(result.canonicalHash?.hasPrefix("sha256:") == true)
+    }
+
+    @Test("a body just under the limit is fine and one byte over is too large")
+    func sizeLimit() {
+        let prefix = Array(#"{"webcredentials":{"apps":[]},"x":""#.utf8)
+        let filler = AASAParser.maximumBodySize - prefix.count - 2
+        let atLimit = prefix + [UInt8](repeating: UInt8(ascii: "a"), count: filler) + Array(#""}"#.utf8)
+        #expect(AASAParser.parse(atLimit).findings.isEmpty)
+        let overLimit = prefix + [UInt8](repeating: UInt8(ascii: "a"), count: filler + 1) + Array(#""}"#.utf8)
+        #expect(AASAParser.parse(overLimit).findings.map(\.code) == ["origin.too_large"])
+    }
+
+    @Test("JSON errors carry line, column and the bytes around them")
+    func errorPosition() throws {
+        let result = AASAParser.parse(Array("{\n  \"a\": 1\n  \"b\": 2\n}".utf8))
+        let error = try #require(result.jsonError)
+        #expect((error.line, error.column, error.offset) == (3, 3, 13))
+        #expect(result.findings.first?.message.contains("line 3, column 3") == true)
+    }
+
+    @Test(
+        "signed envelopes are unwrapped without verifying the signature",
+        arguments: [SignedFixtures.derBase64, SignedFixtures.berBase64])
+    func signedEnvelope(base64: String) throws {
+        let bytes = try #require(Data(base64Encoded: base64))
+        let result = AASALint.lint(bytes)
+        #expect(result.isSigned)
+        // The fixture carries Apple's example app ID, which is rightly reported as a placeholder.
+        #expect(result.findings.map(\.code) == ["origin.signed", "aasa.appid_placeholder"])
+        #expect(result.findings.first?.severity == .info)
+        let document = try #require(result.document)
+        #expect(document.applinks?.details.first?.appIDs == ["ABCDE12345.com.example.app"])
+        let plain = try #require(AASAParser.parse(Array(SignedFixtures.json.utf8)).document)
+        #expect(CanonicalJSON.hash(of: document.json) == CanonicalJSON.hash(of: plain.json))
+    }
+
+    @Test("a signed envelope with its content cut off is invalid, not a crash")
+    func truncatedEnvelope() throws {
+        let bytes = try #require(Data(base64Encoded: SignedFixtures.derBase64))
+        for length in stride(from: 1, to: bytes.count, by: 7) {
+            let result = AASAParser.parse(bytes.prefix(length))
+            #expect(result.findings.contains { $0.severity == .error }, "\(length) bytes")
+        }
+    }
+}
