@@ -38,5 +38,6 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "AASATests", dependencies: ["AASA"], swiftSettings: strict),
+        .executableTarget(name: "aasa-benchmark", dependencies: ["AASA"], swiftSettings: strict),
     ]
 )

@@ -38,7 +38,18 @@ struct AutomatonBuilder {
                 builder.states[afterSlash].accepting = true
             }
         }
-        return GlobAutomaton(builder: builder, literal: builder.literalText(of: pattern))
+        return GlobAutomaton(
+            builder: builder, literal: builder.literalText(of: pattern), prefix: builder.literalHead(of: elements))
+    }
+
+    /// The folded literal elements before the first wildcard or variable.
+    private func literalHead(of elements: ArraySlice<GlobPattern.Element>) -> [UInt32] {
+        var head: [UInt32] = []
+        for element in elements {
+            guard case .literal(let scalar) = element else { break }
+            head.append(folded(scalar))
+        }
+        return head
     }
 
     /// The folded text of a pattern without wildcards or variables, so matching it is a comparison.

@@ -31,14 +31,18 @@ struct GlobAutomaton: Sendable {
     let accepting: [Bool]
     /// A fast path: the text the pattern must equal, when it has no wildcard and no variable.
     let literal: [UInt32]?
+    /// The text every match starts with (the pattern's literal head), checked before simulating: most rules
+    /// begin with a distinct directory, so most rules are rejected without running the automaton.
+    let prefix: [UInt32]
 
-    init(builder: AutomatonBuilder, literal: [UInt32]?) {
+    init(builder: AutomatonBuilder, literal: [UInt32]?, prefix: [UInt32]) {
         transitions = builder.states.map { state in
             state.transitions.map { Transition(step: $0.step, target: Int32($0.target)) }
         }
         accepting = builder.states.map(\.accepting)
         epsilons = builder.states.map { $0.epsilons.map { Int32($0) } }
         self.literal = literal
+        self.prefix = prefix
     }
 
     /// True when the automaton accepts the whole of `text`.
@@ -47,6 +51,7 @@ struct GlobAutomaton: Sendable {
     /// for two variables in a row with thousands of values each.
     func matches(_ text: [UInt32]) -> Bool {
         if let literal { return literal == text }
+        if !prefix.isEmpty && !text.starts(with: prefix) { return false }
         var marks = [UInt32](repeating: 0, count: transitions.count)
         var generation: UInt32 = 1
         var current: [Int32] = []

@@ -1,0 +1,110 @@
+import AASA
+
+/// Matcher decisions per second on a large realistic document and on adversarial patterns.
+enum MatchBenchmark {
+    static let app = "ABCDE12345.com.example.app"
+
+    static func run() {
+        let realistic = realisticDocument()
+        report(
+            "realistic document (\(realistic.bytes) bytes, \(realistic.rules) rules in 40 entries)",
+            document: realistic.document, urls: realisticURLs())
+        let adversarial = adversarialDocument()
+        report("adversarial patterns (many *, ?*, variables with wildcard values)", document: adversarial,
+               urls: adversarialURLs())
+    }
+
+    private static func report(_ name: String, document: AASADocument, urls: [MatchableURL]) {
+        let matcher = URLMatcher(document: document)
+        var decisions = [0, 0, 0]
+        let repetitions = 20
+        let seconds = Measurement.medianSeconds {
+            for _ in 0..<repetitions {
+                for url in urls {
+                    switch matcher.decide(url, appID: app, domain: "example.com").decision {
+                    case .match: decisions[0] += 1
+                    case .exclude: decisions[1] += 1
+                    case .noMatch: decisions[2] += 1
+                    }
+                }
+            }
+        }
+        let total = decisions.reduce(0, +)
+        let rate = Double(urls.count * repetitions) / seconds
+        print(
+            "match  \(name): \(Measurement.format(rate)) decisions/s (median of 7 runs; "
+                + "mix \(decisions[0] * 100 / total)% match, \(decisions[1] * 100 / total)% exclude, "
+                + "\(decisions[2] * 100 / total)% no_match)")
+    }
+
+    /// 40 entries of 30 rules each, in the shapes real files use: other apps first, directory rules, query
+    /// dictionaries, excludes, `$(lang)_$(region)` prefixes and `caseSensitive: false`; the monitored app is
+    /// last, so most decisions walk many rules.
+    private static func realisticDocument() -> (document: AASADocument, bytes: Int, rules: Int) {
+        var entries: [String] = []
+        for entry in 0..<40 {
+            let appID = entry == 39 ? app : "ABCDE12345.com.example.app\(entry)"
+            var components: [String] = []
+            for rule in 0..<30 {
+                switch rule % 6 {
+                case 0: components.append(##"{"/": "/section\##(rule)/*", "comment": "section \##(rule)"}"##)
+                case 1: components.append(##"{"/": "/section\##(rule)/private/*", "exclude": true}"##)
+                case 2: components.append(##"{"/": "/p/*", "?": {"id": "?*", "ref\##(rule)": "*"}}"##)
+                case 3: components.append(##"{"/": "/$(lang)_$(region)/shop\##(rule)/*"}"##)
+                case 4: components.append(##"{"/": "/Campaign\##(rule)/*", "caseSensitive": false, "#": "*"}"##)
+                default: components.append(##"{"/": "/item/????/\##(rule)/*.html", "#": "?*"}"##)
+                }
+            }
+            entries.append(##"{"appIDs": ["\##(appID)"], "components": [\##(components.joined(separator: ","))]}"##)
+        }
+        let json = ##"{"applinks": {"details": [\##(entries.joined(separator: ","))]}}"##
+        let result = AASAParser.parse(Array(json.utf8))
+        guard let document = result.document else { fatalError("the generated document does not parse") }
+        return (document, json.utf8.count, 40 * 30)
+    }
+
+    private static func realisticURLs() -> [MatchableURL] {
+        var texts: [String] = []
+        for index in 0..<500 {
+            switch index % 8 {
+            case 0: texts.append("https://example.com/section\(index % 30)/article/\(index)")
+            case 1: texts.append("https://example.com/section1/private/\(index)")
+            case 2: texts.append("https://example.com/p/view?id=\(index)&ref2=mail&utm_source=x")
+            case 3: texts.append("https://example.com/en_US/shop3/cart?step=\(index)")
+            case 4: texts.append("https://example.com/CAMPAIGN4/spring-\(index)#top")
+            case 5: texts.append("https://example.com/item/\(1000 + index)/5/detail.html#reviews")
+            case 6: texts.append("https://example.com/unknown/path/\(index)?q=\(index)")
+            default: texts.append("https://example.com/")
+            }
+        }
+        return texts.compactMap { try? MatchableURL($0) }
+    }
+
+    private static func adversarialDocument() -> AASADocument {
+        let stars = String(repeating: "*a", count: 30) + "b"
+        let wild = (0..<500).map { "\"v\($0)-*\"" }.joined(separator: ",")
+        let json = #"""
+            {"applinks": {"substitutionVariables": {"wild": [\#(wild)]},
+             "details": [{"appIDs": ["\#(app)"], "components": [
+                {"/": "/\#(stars)"}, {"#": "\#(String(repeating: "?*", count: 40))z"},
+                {"/": "/$(wild)$(wild)$(wild)"}, {"?": {"q": "\#(String(repeating: "*x*y", count: 20))"}},
+                {"/": "/$(lang)$(lang)$(lang)$(lang)*$(region)"}]}]}}
+            """#
+        guard let document = AASAParser.parse(Array(json.utf8)).document else {
+            fatalError("the adversarial document does not parse")
+        }
+        return document
+    }
+
+    private static func adversarialURLs() -> [MatchableURL] {
+        let longA = String(repeating: "a", count: 1000)
+        let texts = [
+            "https://example.com/\(longA)#\(String(repeating: "y", count: 1000))",
+            "https://example.com/\(longA)b",
+            "https://example.com/v1-xv2-yv499-z",
+            "https://example.com/?q=\(String(repeating: "xy", count: 500))",
+            "https://example.com/enfrdeitxxxxxxxxxxxxxxxxxxxxxxxxxxUS",
+        ]
+        return texts.compactMap { try? MatchableURL($0) }
+    }
+}
