@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+
+/// Runs the built `aasa-monitor` binary, as users and scripts do, to check exit codes and `--json` output.
+@Suite("lint and diff commands")
+struct CommandTests {
+    /// `swift test` builds every product next to the test bundle (`.build*/debug/`).
+    static let binary: URL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        .appendingPathComponent("aasa-monitor")
+
+    struct Run {
+        var status: Int32
+        var output: String
+        var error: String
+    }
+
+    static func run(_ arguments: [String]) throws -> Run {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        let output = Pipe()
+        let error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(
+            status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
+            error: String(decoding: errorData, as: UTF8.self))
+    }
+
+    static func corpus(_ name: String) -> String { ParserTestSupport.corpusDirectory + "/\(name).json" }
+
+    /// A scratch file holding `text`, removed afterwards.
+    static func withTemporaryFile<T>(_ text: String, _ body: (String) throws -> T) throws -> T {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("aasa-\(UUID().uuidString).json").path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        return try body(path)
+    }
+
+    @Test("lint exits 0 without errors, 1 with errors and 2 for an unreadable file or bad usage")
+    func lintExitCodes() throws {
+        #expect(try Self.run(["lint", Self.corpus("001")]).status == 0)
+        #expect(try Self.run(["lint", Self.corpus("018")]).status == 0)  // warnings only
+        #expect(try Self.run(["lint", Self.corpus("040")]).status == 1)
+        #expect(try Self.run(["lint", Self.corpus("035")]).status == 1)
+        let missing = try Self.run(["lint", "/nonexistent/aasa.json"])
+        #expect(missing.status == 2)
+        #expect(missing.error.contains("cannot read /nonexistent/aasa.json"))
+        #expect(try Self.run(["lint"]).status == 2)
+        #expect(try Self.run(["lint", "--bogus", Self.corpus("001")]).status == 2)
+    }
+
+    @Test("lint prints one line per finding: severity, code, path and message")
+    func lintHumanOutput() throws {
+        let run = try Self.run(["lint", Self.corpus("035")])
+        let lines = run.output.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("error aasa.appid_placeholder $.applinks.details[0].appIDs[0]: ") == true)
+    }
+
+    @Test("lint --json prints the documented shape")
+    func lintJSON() throws {
+        let run = try Self.run(["lint", "--json", Self.corpus("059")])
+        #expect(run.status == 1)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
+        #expect(object["file"] as? String == Self.corpus("059"))
+        let findings = try #require(object["findings"] as? [[String: Any]])
+        #expect(findings.first?["code"] as? String == "origin.json")
+        #expect(findings.first?["severity"] as? String == "error")
+        #expect(findings.first?["message"] as? String != nil)
+        #expect(findings.last?["path"] as? String == "$.applinks.details[0].appIDs[0]")
+    }
+
+    @Test("diff exits 0 for the same meaning, 1 for a different one and 2 for an unparseable file")
+    func diffExitCodes() throws {
+        let respelled = "\n{ \"activitycontinuation\" : {\"apps\":[\"S32Z3HMYVQ.io.sidestore\",\"S32Z3HMYVQ.com.joemattiello2.SideStore\"]},\n\"webcredentials\":{\"apps\":[\"S32Z3HMYVQ.io.sidestore\",\"S32Z3HMYVQ.com.joemattiello2.SideStore\"]}}"
+        try Self.withTemporaryFile(respelled) { path in
+            let same = try Self.run(["diff", Self.corpus("022"), path])
+            #expect(same.status == 0)
+            #expect(same.output.hasPrefix("same meaning"))
+        }
+        #expect(try Self.run(["diff", Self.corpus("001"), Self.corpus("004")]).status == 1)
+        #expect(try Self.run(["diff", Self.corpus("001"), Self.corpus("040")]).status == 2)
+        #expect(try Self.run(["diff", Self.corpus("001"), "/nonexistent"]).status == 2)
+        #expect(try Self.run(["diff", Self.corpus("001")]).status == 2)
+    }
+
+    @Test("diff --json prints the documented shape")
+    func diffJSON() throws {
+        let run = try Self.run(["diff", "--json", Self.corpus("010"), Self.corpus("030")])
+        #expect(run.status == 1)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
+        #expect(object["same_meaning"] as? Bool == false)
+        #expect((object["hash_a"] as? String)?.hasPrefix("sha256:") == true)
+        #expect((object["hash_b"] as? String)?.hasPrefix("sha256:") == true)
+        let changes = try #require(object["changes"] as? [[String: Any]])
+        #expect(changes.contains { $0["kind"] as? String == "app_added" && $0["path"] as? String == "$.webcredentials.apps" })
+        #expect(changes.allSatisfy { $0["affects_behavior"] is Bool })
+    }
+}
