@@ -14,12 +14,14 @@ public enum MatchingLint {
                 let rules = components.map {
                     LintedRule(
                         jsonPath: $0.jsonPath, name: "components", index: 0,
-                        effective: EffectiveComponent($0, entryDefaults: entry.defaults, serviceDefaults: applinks.defaults))
+                        effective: EffectiveComponent(
+                            $0, entryDefaults: entry.defaults, serviceDefaults: applinks.defaults))
                 }
                 findings += check(numbered(rules, list: "components"))
             } else if let paths = entry.paths {
                 let rules = paths.enumerated().map { index, pattern in
-                    LintedRule(jsonPath: "\(entry.jsonPath).paths[\(index)]", name: "paths", index: index, legacy: pattern)
+                    LintedRule(
+                        jsonPath: "\(entry.jsonPath).paths[\(index)]", name: "paths", index: index, legacy: pattern)
                 }
                 findings += check(rules)
             }

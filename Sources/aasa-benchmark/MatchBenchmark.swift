@@ -10,8 +10,9 @@ enum MatchBenchmark {
             "realistic document (\(realistic.bytes) bytes, \(realistic.rules) rules in 40 entries)",
             document: realistic.document, urls: realisticURLs())
         let adversarial = adversarialDocument()
-        report("adversarial patterns (many *, ?*, variables with wildcard values)", document: adversarial,
-               urls: adversarialURLs())
+        report(
+            "adversarial patterns (many *, ?*, variables with wildcard values)", document: adversarial,
+            urls: adversarialURLs())
     }
 
     private static func report(_ name: String, document: AASADocument, urls: [MatchableURL]) {

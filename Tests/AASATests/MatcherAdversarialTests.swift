@@ -35,10 +35,12 @@ struct MatcherAdversarialTests {
         var random = SplitMix(state: seed)
         let alphabet: [Character] = ["a", "b", "*", "?"]
         for _ in 0..<400 {
-            let pattern = String((0..<Int.random(in: 0...7, using: &random)).map { _ in alphabet.randomElement(using: &random)! })
-            let text = String((0..<Int.random(in: 0...8, using: &random)).map { _ in
-                (["a", "b"] as [Character]).randomElement(using: &random)!
-            })
+            let pattern = String(
+                (0..<Int.random(in: 0...7, using: &random)).map { _ in alphabet.randomElement(using: &random)! })
+            let text = String(
+                (0..<Int.random(in: 0...8, using: &random)).map { _ in
+                    (["a", "b"] as [Character]).randomElement(using: &random)!
+                })
             let document = F.document([F.component(fragment: pattern)])
             let decision = try F.decision(document, "https://example.com/#\(text)")
             let expected = Self.reference(Array(pattern), Array(text))
@@ -50,9 +52,13 @@ struct MatcherAdversarialTests {
     func manyStars() throws {
         let pattern = "/" + String(repeating: "*a", count: 40) + "b"
         let path = "/" + String(repeating: "a", count: 2000)
-        let document = F.document([F.component(pattern), F.component(fragment: String(repeating: "*?", count: 50) + "z")])
+        let document = F.document([
+            F.component(pattern), F.component(fragment: String(repeating: "*?", count: 50) + "z"),
+        ])
         let matcher = URLMatcher(document: document)
-        #expect(try matcher.decide(url: "https://example.com\(path)#\(String(repeating: "y", count: 2000))", appID: F.app).decision == .noMatch)
+        #expect(
+            try matcher.decide(url: "https://example.com\(path)#\(String(repeating: "y", count: 2000))", appID: F.app)
+                .decision == .noMatch)
         #expect(try matcher.decide(url: "https://example.com\(path)b", appID: F.app).decision == .match)
     }
 

@@ -22,7 +22,8 @@ struct MatcherEntriesTests {
     @Test("an exclude in an earlier entry is not rescued by a later entry for the same app")
     func excludeStopsAcrossEntries() throws {
         let first = AppLinksEntry(
-            appIDs: [F.app], components: F.numbered([F.component("/x/*", exclude: true)], under: "$.applinks.details[0]"),
+            appIDs: [F.app],
+            components: F.numbered([F.component("/x/*", exclude: true)], under: "$.applinks.details[0]"),
             jsonPath: "$.applinks.details[0]")
         let second = AppLinksEntry(
             appIDs: [F.app], components: F.numbered([F.component("/*")], under: "$.applinks.details[1]"),
@@ -79,23 +80,27 @@ struct MatcherEntriesTests {
         #expect(try F.decision(empty, "https://example.com/elsewhere") == .noMatch)
     }
 
-    @Test("the host is compared case-insensitively, and only when a domain is given", arguments: [
-        ("https://EXAMPLE.com/x", "example.com", MatchDecision.match),
-        ("https://example.com./x", "Example.COM", .match),
-        ("https://user@example.com:443/x", "example.com", .match),
-        ("https://www.example.com/x", "example.com", .noMatch),
-        ("https://www.example.com/x", "*.example.com", .match),
-        ("https://evil-example.com/x", "*.example.com", .noMatch),
-    ])
+    @Test(
+        "the host is compared case-insensitively, and only when a domain is given",
+        arguments: [
+            ("https://EXAMPLE.com/x", "example.com", MatchDecision.match),
+            ("https://example.com./x", "Example.COM", .match),
+            ("https://user@example.com:443/x", "example.com", .match),
+            ("https://www.example.com/x", "example.com", .noMatch),
+            ("https://www.example.com/x", "*.example.com", .match),
+            ("https://evil-example.com/x", "*.example.com", .noMatch),
+        ])
     func hosts(url: String, domain: String, expected: MatchDecision) throws {
         let matcher = URLMatcher(document: F.document([F.component("/*")]))
         #expect(try matcher.decide(url: url, appID: F.app, domain: domain).decision == expected)
         #expect(try matcher.decide(url: url, appID: F.app).decision == .match)
     }
 
-    @Test("URLs that cannot be universal links are refused with a reason", arguments: [
-        "example.com/x", "ftp://example.com/x", "https:///x", "/just/a/path",
-    ])
+    @Test(
+        "URLs that cannot be universal links are refused with a reason",
+        arguments: [
+            "example.com/x", "ftp://example.com/x", "https:///x", "/just/a/path",
+        ])
     func invalidURLs(url: String) {
         let matcher = URLMatcher(document: F.document([F.component("/*")]))
         #expect(throws: URLMatchError.self) { try matcher.decide(url: url, appID: F.app) }

@@ -25,7 +25,10 @@ struct MatcherFromJSONTests {
         let rows: [(String, MatchDecision, String?)] = [
             ("https://example.com/buy/42", .match, "$.applinks.details[0].components[1]"),
             ("https://example.com/buy/42#no_universal_links", .exclude, "$.applinks.details[0].components[0]"),
-            ("https://example.com/help/website/faq?articleNumber=4815", .exclude, "$.applinks.details[0].components[2]"),
+            (
+                "https://example.com/help/website/faq?articleNumber=4815", .exclude,
+                "$.applinks.details[0].components[2]"
+            ),
             ("https://example.com/help/123?articleNumber=4815", .match, "$.applinks.details[0].components[3]"),
             ("https://example.com/help/123?articleNumber=481", .noMatch, nil),
         ]
@@ -81,6 +84,7 @@ struct MatcherFromJSONTests {
                                       {"appIDs": ["ZYXWV98765.com.example.other"], "paths": ["/b"]}]}}
             """)
         #expect(try matcher.decide(url: "https://example.com/a", appID: Self.app).decision == .match)
-        #expect(try matcher.decide(url: "https://example.com/b", appID: "ZYXWV98765.com.example.other").decision == .match)
+        #expect(
+            try matcher.decide(url: "https://example.com/b", appID: "ZYXWV98765.com.example.other").decision == .match)
     }
 }

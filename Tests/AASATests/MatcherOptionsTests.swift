@@ -5,9 +5,11 @@ import Testing
 struct MatcherOptionsTests {
     typealias F = MatcherFixtures
 
-    @Test("caseSensitive false folds letters in every part", arguments: [
-        ("/Buy/*", "/buy/1", MatchDecision.match), ("/buy/*", "/BUY/1", .match), ("/shop", "/shop", .match),
-    ])
+    @Test(
+        "caseSensitive false folds letters in every part",
+        arguments: [
+            ("/Buy/*", "/buy/1", MatchDecision.match), ("/buy/*", "/BUY/1", .match), ("/shop", "/shop", .match),
+        ])
     func caseInsensitive(pattern: String, path: String, expected: MatchDecision) throws {
         let document = F.document([F.component(pattern, caseSensitive: false)])
         #expect(try F.decision(document, "https://example.com\(path)") == expected)
@@ -21,9 +23,11 @@ struct MatcherOptionsTests {
         #expect(try F.decision(strict, "https://example.com/?ref=mail") == .noMatch)
     }
 
-    @Test("the most specific caseSensitive wins (aasa.md §2.6 probe)", arguments: [
-        ("/loose/1", MatchDecision.match), ("/strict/1", .noMatch), ("/Strict/1", .match),
-    ])
+    @Test(
+        "the most specific caseSensitive wins (aasa.md §2.6 probe)",
+        arguments: [
+            ("/loose/1", MatchDecision.match), ("/strict/1", .noMatch), ("/Strict/1", .match),
+        ])
     func caseLevels(path: String, expected: MatchDecision) throws {
         let document = F.document(
             [F.component("/Loose/*", caseSensitive: false), F.component("/Strict/*")],

@@ -26,7 +26,8 @@ struct AutomatonBuilder {
         var builder = AutomatonBuilder(variables: variables, foldsCase: foldsCase)
         var elements = pattern.elements[...]
         let slash = UInt32(UInt8(ascii: "/"))
-        let hasTail = optionalSlashStarTail && elements.count >= 2 && elements.last == .anyRun
+        let hasTail =
+            optionalSlashStarTail && elements.count >= 2 && elements.last == .anyRun
             && elements[elements.index(before: elements.endIndex - 1)] == .literal(slash)
         if hasTail { elements = elements.dropLast(2) }
         if let end = builder.addSequence(elements, from: 0) {
@@ -141,7 +142,9 @@ struct AutomatonBuilder {
             case .anyOne: step = .any
             case .anyRun, .variable: continue  // excluded by the caller; values never hold variables
             }
-            if let existing = states[current].transitions.first(where: { $0.step == step && trieNodes.contains($0.target) }) {
+            if let existing = states[current].transitions.first(where: {
+                $0.step == step && trieNodes.contains($0.target)
+            }) {
                 current = existing.target
             } else {
                 let next = newState()

@@ -74,7 +74,10 @@ struct PreparedURL {
     mutating func queryItems(_ form: Form) -> [(name: String, value: [UInt32])] {
         if let cached = items[form.slot] { return cached }
         let prepared = rawItems.map { item in
-            (name: form.decodes ? PercentDecoding.decode(item.name) : item.name, value: Self.scalars(of: item.value, form))
+            (
+                name: form.decodes ? PercentDecoding.decode(item.name) : item.name,
+                value: Self.scalars(of: item.value, form)
+            )
         }
         items[form.slot] = prepared
         return prepared
