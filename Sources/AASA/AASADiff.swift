@@ -12,7 +12,9 @@ public enum AASADiff {
         }
         var differ = Differ()
         differ.compareServices(a, b)
-        if differ.changes.isEmpty || (BehaviorView(a) != BehaviorView(b) && !differ.changes.contains(where: \.affectsBehavior)) {
+        if differ.changes.isEmpty
+            || (BehaviorView(a) != BehaviorView(b) && !differ.changes.contains(where: \.affectsBehavior))
+        {
             let affects = BehaviorView(a) != BehaviorView(b)
             differ.changes.append(
                 Change(
@@ -100,7 +102,10 @@ private struct Differ {
                 Change(
                     kind: kind, path: JSONPath.child(JSONPath.root, name), service: name,
                     before: before.map(CanonicalJSON.text), after: after.map(CanonicalJSON.text),
-                    affectsBehavior: false, summary: "unknown service \(name) \(kind == .serviceChanged ? "changed" : kind == .serviceAdded ? "added" : "removed")"))
+                    affectsBehavior: false,
+                    summary:
+                        "unknown service \(name) \(kind == .serviceChanged ? "changed" : kind == .serviceAdded ? "added" : "removed")"
+                ))
         }
     }
 
@@ -240,15 +245,24 @@ private struct Differ {
         changes.append(
             Change(
                 kind: .defaultsChanged, path: path, service: "applinks", app: app, before: before, after: after,
-                affectsBehavior: affects, summary: "\(path) changed from \(before ?? "absent") to \(after ?? "absent")"))
+                affectsBehavior: affects, summary: "\(path) changed from \(before ?? "absent") to \(after ?? "absent")")
+        )
     }
 
     private mutating func compareVariables(_ a: JSONValue?, _ b: JSONValue?, _ applinksPath: String) {
         let path = JSONPath.child(applinksPath, "substitutionVariables")
         let membersA: [JSONMember]
         let membersB: [JSONMember]
-        if case .object(let members) = a ?? .null { membersA = DocumentBuilder.resolved(members) } else { membersA = [] }
-        if case .object(let members) = b ?? .null { membersB = DocumentBuilder.resolved(members) } else { membersB = [] }
+        if case .object(let members) = a ?? .null {
+            membersA = DocumentBuilder.resolved(members)
+        } else {
+            membersA = []
+        }
+        if case .object(let members) = b ?? .null {
+            membersB = DocumentBuilder.resolved(members)
+        } else {
+            membersB = []
+        }
         for name in Set(membersA.map(\.key) + membersB.map(\.key)).sorted() {
             let before = membersA.first { $0.key == name }.map { CanonicalJSON.text(of: $0.value) }
             let after = membersB.first { $0.key == name }.map { CanonicalJSON.text(of: $0.value) }

@@ -32,7 +32,7 @@ enum AppIDLint {
         }
         let parts = appID.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
         let prefix = String(parts[0])
-        if placeholderPrefixes.contains(prefix.uppercased()) 
+        if placeholderPrefixes.contains(prefix.uppercased())
             || (prefix.uppercased().contains("TEAM") && !isPrefixShaped(prefix))
         {
             return finding(

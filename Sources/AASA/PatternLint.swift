@@ -59,10 +59,10 @@ enum PatternLint {
         for name in variableNames(in: pattern)
         where !predefinedVariables.contains(name) && !defined.contains(name) && !reported.contains(name) {
             reported.insert(name)
-            var message = "$(\(name)) is neither predefined nor defined in applinks.substitutionVariables, so "
+            var message =
+                "$(\(name)) is neither predefined nor defined in applinks.substitutionVariables, so "
                 + "this pattern never matches; define it"
-            if let suggestion = KnownKeys.suggestion(for: name, among: Array(defined) + predefinedVariables.sorted())
-            {
+            if let suggestion = KnownKeys.suggestion(for: name, among: Array(defined) + predefinedVariables.sorted()) {
                 message += " or write $(\(suggestion))"
             }
             findings.append(Finding(code: "aasa.undefined_variable", severity: .error, path: path, message: message))

@@ -22,7 +22,8 @@ struct AASADiffTests {
 
     @Test("whitespace, key order and number spelling are the same meaning")
     func sameMeaning() throws {
-        let respelled = #"{"webcredentials" : {"apps":["9JA89QQLNQ.a.b"]}, "applinks": {"details":[{"components":[{"/":"/buy/*"},{"comment":"help","/":"/help/*"}],"appIDs":["9JA89QQLNQ.a.b"]}],"substitutionVariables":{"food":["pizza"]},"defaults":{"caseSensitive":false}}}"#
+        let respelled =
+            #"{"webcredentials" : {"apps":["9JA89QQLNQ.a.b"]}, "applinks": {"details":[{"components":[{"/":"/buy/*"},{"comment":"help","/":"/help/*"}],"appIDs":["9JA89QQLNQ.a.b"]}],"substitutionVariables":{"food":["pizza"]},"defaults":{"caseSensitive":false}}}"#
         let result = try diff(Self.base, respelled)
         #expect(result.sameMeaning)
         #expect(result.changes.isEmpty)
@@ -32,18 +33,49 @@ struct AASADiffTests {
     @Test(
         "each kind of edit is reported in the user's terms",
         arguments: [
-            ([(#""/":"/buy/*"},"#, #""/":"/buy/*"},{"/":"/new/*"},"#)], "rule_added", #"$.applinks.details[0].components[1]"#, true),
+            (
+                [(#""/":"/buy/*"},"#, #""/":"/buy/*"},{"/":"/new/*"},"#)], "rule_added",
+                #"$.applinks.details[0].components[1]"#, true
+            ),
             ([(#"{"/":"/buy/*"},"#, "")], "rule_removed", #"$.applinks.details[0].components[0]"#, true),
             ([(#""/help/*""#, #""/support/*""#)], "rule_changed", #"$.applinks.details[0].components[1]"#, true),
-            ([(#""comment":"help""#, #""comment":"support""#)], "rule_changed", #"$.applinks.details[0].components[1]"#, false),
-            ([(#""comment":"help""#, #""unknownKey":1"#)], "rule_changed", #"$.applinks.details[0].components[1]"#, false),
+            (
+                [(#""comment":"help""#, #""comment":"support""#)], "rule_changed",
+                #"$.applinks.details[0].components[1]"#, false
+            ),
+            (
+                [(#""comment":"help""#, #""unknownKey":1"#)], "rule_changed", #"$.applinks.details[0].components[1]"#,
+                false
+            ),
             ([(#""caseSensitive":false"#, #""caseSensitive":true"#)], "defaults_changed", "$.applinks.defaults", true),
-            ([(#"["pizza"]"#, #"["pizza","sushi"]"#)], "variable_changed", "$.applinks.substitutionVariables.food", true),
-            ([(#""food":["pizza"]"#, #""food":["pizza"],"drink":["tea"]"#)], "variable_added", "$.applinks.substitutionVariables.drink", true),
-            ([(#""webcredentials":{"apps":["9JA89QQLNQ.a.b"]}"#, #""webcredentials":{"apps":["9JA89QQLNQ.a.b","9JA89QQLNQ.c.d"]}"#)], "app_added", "$.webcredentials.apps", true),
-            ([(#""appIDs":["9JA89QQLNQ.a.b"]"#, #""appIDs":["9JA89QQLNQ.c.d"]"#)], "app_removed", "$.applinks.details[0]", true),
-            ([(#""webcredentials""#, #""unknownservice":1,"webcredentials""#)], "service_added", "$.unknownservice", false),
-            ([(#""webcredentials":{"apps":["9JA89QQLNQ.a.b"]}"#, #""appclips":{"apps":[]}"#)], "service_removed", "$.webcredentials", true),
+            (
+                [(#"["pizza"]"#, #"["pizza","sushi"]"#)], "variable_changed", "$.applinks.substitutionVariables.food",
+                true
+            ),
+            (
+                [(#""food":["pizza"]"#, #""food":["pizza"],"drink":["tea"]"#)], "variable_added",
+                "$.applinks.substitutionVariables.drink", true
+            ),
+            (
+                [
+                    (
+                        #""webcredentials":{"apps":["9JA89QQLNQ.a.b"]}"#,
+                        #""webcredentials":{"apps":["9JA89QQLNQ.a.b","9JA89QQLNQ.c.d"]}"#
+                    )
+                ], "app_added", "$.webcredentials.apps", true
+            ),
+            (
+                [(#""appIDs":["9JA89QQLNQ.a.b"]"#, #""appIDs":["9JA89QQLNQ.c.d"]"#)], "app_removed",
+                "$.applinks.details[0]", true
+            ),
+            (
+                [(#""webcredentials""#, #""unknownservice":1,"webcredentials""#)], "service_added", "$.unknownservice",
+                false
+            ),
+            (
+                [(#""webcredentials":{"apps":["9JA89QQLNQ.a.b"]}"#, #""appclips":{"apps":[]}"#)], "service_removed",
+                "$.webcredentials", true
+            ),
         ] as [([(String, String)], String, String, Bool)])
     func edits(replacements: [(String, String)], kind: String, path: String, affects: Bool) throws {
         let result = try diff(Self.base, edited(replacements))

@@ -31,12 +31,16 @@ struct CanonicalJSONTests {
     @Test("the hash is sha256 of the canonical text")
     func hash() {
         // printf '{}' | sha256sum
-        #expect(CanonicalJSON.hash(of: .object([])) == "sha256:44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a")
+        #expect(
+            CanonicalJSON.hash(of: .object([]))
+                == "sha256:44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a")
     }
 
     @Test("array order matters")
     func arrayOrder() {
-        #expect(CanonicalJSON.hash(of: .array([.number("1"), .number("2")])) != CanonicalJSON.hash(of: .array([.number("2"), .number("1")])))
+        #expect(
+            CanonicalJSON.hash(of: .array([.number("1"), .number("2")]))
+                != CanonicalJSON.hash(of: .array([.number("2"), .number("1")])))
     }
 
     @Test("re-spelled random documents keep their canonical form, hash and diff", arguments: 0..<200)

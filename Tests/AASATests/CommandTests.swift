@@ -76,7 +76,8 @@ struct CommandTests {
 
     @Test("diff exits 0 for the same meaning, 1 for a different one and 2 for an unparseable file")
     func diffExitCodes() throws {
-        let respelled = "\n{ \"activitycontinuation\" : {\"apps\":[\"S32Z3HMYVQ.io.sidestore\",\"S32Z3HMYVQ.com.joemattiello2.SideStore\"]},\n\"webcredentials\":{\"apps\":[\"S32Z3HMYVQ.io.sidestore\",\"S32Z3HMYVQ.com.joemattiello2.SideStore\"]}}"
+        let respelled =
+            "\n{ \"activitycontinuation\" : {\"apps\":[\"S32Z3HMYVQ.io.sidestore\",\"S32Z3HMYVQ.com.joemattiello2.SideStore\"]},\n\"webcredentials\":{\"apps\":[\"S32Z3HMYVQ.io.sidestore\",\"S32Z3HMYVQ.com.joemattiello2.SideStore\"]}}"
         try Self.withTemporaryFile(respelled) { path in
             let same = try Self.run(["diff", Self.corpus("022"), path])
             #expect(same.status == 0)
@@ -97,7 +98,10 @@ struct CommandTests {
         #expect((object["hash_a"] as? String)?.hasPrefix("sha256:") == true)
         #expect((object["hash_b"] as? String)?.hasPrefix("sha256:") == true)
         let changes = try #require(object["changes"] as? [[String: Any]])
-        #expect(changes.contains { $0["kind"] as? String == "app_added" && $0["path"] as? String == "$.webcredentials.apps" })
+        #expect(
+            changes.contains {
+                $0["kind"] as? String == "app_added" && $0["path"] as? String == "$.webcredentials.apps"
+            })
         #expect(changes.allSatisfy { $0["affects_behavior"] is Bool })
     }
 }

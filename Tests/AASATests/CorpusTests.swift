@@ -13,7 +13,9 @@ struct CorpusTests {
         "018": ["aasa.mixed_formats@$.applinks.details[0]"],
         "021": ["aasa.appid_numeric_prefix@$.applinks.details[0].appIDs[0]"],
         "023": ["aasa.mixed_formats@$.applinks.details[0]"],
-        "035": ["aasa.appid_placeholder@$.applinks.details[0].appIDs[0]", "aasa.appid_placeholder@$.webcredentials.apps[0]"],
+        "035": [
+            "aasa.appid_placeholder@$.applinks.details[0].appIDs[0]", "aasa.appid_placeholder@$.webcredentials.apps[0]",
+        ],
         "040": ["origin.json@-"],
         "041": ["aasa.mixed_formats@$.applinks.details[0]"],
         "047": ["aasa.empty_app_ids@$.applinks.details[0]"],

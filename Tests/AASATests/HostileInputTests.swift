@@ -35,7 +35,8 @@ struct HostileInputTests {
 
     @Test("a 10 MB string is parsed, hashed and reported as too large")
     func tenMegabyteString() throws {
-        let body = Array(#"{"webcredentials":{"apps":[]},"x":""#.utf8)
+        let body =
+            Array(#"{"webcredentials":{"apps":[]},"x":""#.utf8)
             + [UInt8](repeating: UInt8(ascii: "a"), count: 10_000_000) + Array(#""}"#.utf8)
         let result = AASALint.lint(body)
         #expect(result.findings.map(\.code) == ["origin.too_large"])

@@ -13,8 +13,14 @@ struct JSONParserTests {
             (#"[true,false,null]"#, .array([.bool(true), .bool(false), .null])),
             (#""\u00e9\ud83d\ude00\n\/""#, .string("é😀\n/")),
             (#""\u0000""#, .string("\u{0}")),
-            ("\n\n{\"a\" : [ 1 ,2 ] }\r\n", .object([JSONMember(key: "a", value: .array([.number("1"), .number("2")]))])),
-            (#"{"a":1,"a":2}"#, .object([JSONMember(key: "a", value: .number("1")), JSONMember(key: "a", value: .number("2"))])),
+            (
+                "\n\n{\"a\" : [ 1 ,2 ] }\r\n",
+                .object([JSONMember(key: "a", value: .array([.number("1"), .number("2")]))])
+            ),
+            (
+                #"{"a":1,"a":2}"#,
+                .object([JSONMember(key: "a", value: .number("1")), JSONMember(key: "a", value: .number("2"))])
+            ),
         ])
     func validTexts(text: String, expected: JSONValue) throws {
         #expect(try JSONParser().parse(Array(text.utf8)) == expected)
@@ -60,7 +66,9 @@ struct JSONParserTests {
         }
     }
 
-    @Test("overlong encodings and encoded surrogates are invalid UTF-8", arguments: [[0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82]] as [[UInt8]])
+    @Test(
+        "overlong encodings and encoded surrogates are invalid UTF-8",
+        arguments: [[0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82]] as [[UInt8]])
     func invalidSequences(sequence: [UInt8]) {
         let bytes: [UInt8] = [UInt8(ascii: "\"")] + sequence + [UInt8(ascii: "\"")]
         #expect(throws: JSONParseError.self) { try JSONParser().parse(bytes) }
@@ -88,6 +96,8 @@ struct JSONParserTests {
     @Test("trailing commas are accepted only when asked for")
     func trailingCommas() throws {
         let parser = JSONParser(allowsTrailingCommas: true)
-        #expect(try parser.parse(Array(#"{"a":[1,],}"#.utf8)) == .object([JSONMember(key: "a", value: .array([.number("1")]))]))
+        #expect(
+            try parser.parse(Array(#"{"a":[1,],}"#.utf8))
+                == .object([JSONMember(key: "a", value: .array([.number("1")]))]))
     }
 }

@@ -19,15 +19,20 @@ struct SeededGenerator: RandomNumberGenerator {
 
 /// Random AASA-shaped documents and random, meaning-preserving re-spellings of them.
 enum RandomDocuments {
-    static let keys = ["applinks", "details", "appIDs", "components", "/", "?", "#", "exclude", "comment", "é", "a\"b", "\u{1}", "z"]
-    static let strings = ["", "/buy/*", "ABCDE12345.com.example.app", "caf\u{e9}", "\"quoted\"", "back\\slash", "tab\t", "😀", "\u{7f}"]
+    static let keys = [
+        "applinks", "details", "appIDs", "components", "/", "?", "#", "exclude", "comment", "é", "a\"b", "\u{1}", "z",
+    ]
+    static let strings = [
+        "", "/buy/*", "ABCDE12345.com.example.app", "caf\u{e9}", "\"quoted\"", "back\\slash", "tab\t", "😀", "\u{7f}",
+    ]
 
     static func value(depth: Int = 0, using generator: inout SeededGenerator) -> JSONValue {
         let choice = depth > 3 ? Int.random(in: 0..<4, using: &generator) : Int.random(in: 0..<6, using: &generator)
         switch choice {
         case 0: return .null
         case 1: return .bool(Bool.random(using: &generator))
-        case 2: return .number(["0", "1", "-2", "1.5", "1e3", "12345678901234567890123"].randomElement(using: &generator)!)
+        case 2:
+            return .number(["0", "1", "-2", "1.5", "1e3", "12345678901234567890123"].randomElement(using: &generator)!)
         case 3: return .string(strings.randomElement(using: &generator)!)
         case 4:
             let count = Int.random(in: 0..<4, using: &generator)
@@ -82,7 +87,9 @@ enum RandomDocuments {
             case _ where scalar.value < 0x20 || escape:
                 for unit in String(scalar).utf16 {
                     let hex = String(unit, radix: 16)
-                    output += "\\u" + String(repeating: "0", count: 4 - hex.count) + (Bool.random(using: &generator) ? hex : hex.uppercased())
+                    output +=
+                        "\\u" + String(repeating: "0", count: 4 - hex.count)
+                        + (Bool.random(using: &generator) ? hex : hex.uppercased())
                 }
             default: output.unicodeScalars.append(scalar)
             }
