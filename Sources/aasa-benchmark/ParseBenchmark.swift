@@ -24,7 +24,7 @@ enum ParseBenchmark {
             }
         }
         let once = max(Measurement.medianSeconds(runs: 3, pass), 1e-6)
-        let repetitions = max(1, Int((1.25 / once).rounded(.up)))
+        let repetitions = max(1, Int((1.5 / once).rounded(.up)))
         let seconds = Measurement.medianSeconds {
             for _ in 0..<repetitions { pass() }
         }
