@@ -1,9 +1,7 @@
 /// Lint rules about the text of patterns: variables, `NOT`, and query or fragment text inside path patterns.
 enum PatternLint {
-    /// `$(name)` Apple defines itself (aasa.md §2.8).
-    static let predefinedVariables: Set<String> = [
-        "alpha", "upper", "lower", "alnum", "digit", "xdigit", "region", "lang",
-    ]
+    /// `$(name)` Apple defines itself (aasa.md §2.8), as the matcher knows them.
+    static let predefinedVariables = SubstitutionVariables.predefinedNames
 
     static func findings(in service: AppLinksService) -> [Finding] {
         var findings: [Finding] = []
@@ -70,20 +68,9 @@ enum PatternLint {
         return findings
     }
 
-    /// The names in `$(…)` references, in order.
+    /// The names in `$(…)` references, in order, read exactly as the matcher reads them.
     static func variableNames(in pattern: String) -> [String] {
-        var names: [String] = []
-        var scalars = pattern.unicodeScalars[...]
-        while let dollar = scalars.firstIndex(of: "$") {
-            scalars = scalars[scalars.index(after: dollar)...]
-            guard scalars.first == "(" else { continue }
-            let body = scalars.dropFirst()
-            guard let close = body.firstIndex(where: { $0 == ")" || $0 == "(" || $0 == "$" }), body[close] == ")"
-            else { continue }
-            names.append(String(String.UnicodeScalarView(body[..<close])))
-            scalars = body[body.index(after: close)...]
-        }
-        return names
+        GlobPattern(pattern).variableNames
     }
 
     /// Problems specific to legacy `paths` strings.
