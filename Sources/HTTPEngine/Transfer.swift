@@ -79,7 +79,8 @@ final class Transfer {
         let line = data.withMemoryRebound(to: UInt8.self, capacity: count) { bytes in
             String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
         }
-        let trimmed = line.droppingTrailing { $0 == "\r" || $0 == "\n" }
+        // `\r\n` is one Character (a grapheme cluster), so test `isNewline` rather than "\r" and "\n".
+        let trimmed = line.droppingTrailing { $0.isNewline }
         if trimmed.hasPrefix("HTTP/") {
             headers = HTTPHeaders()
         } else if let first = trimmed.first, first == " " || first == "\t", var last = headers.fields.last {
