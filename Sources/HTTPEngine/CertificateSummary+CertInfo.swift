@@ -2,9 +2,9 @@ import SwiftASN1
 import X509
 
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 extension CertificateSummary {

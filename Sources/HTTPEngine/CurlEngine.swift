@@ -3,9 +3,9 @@ internal import CurlShims
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// An HTTP client that drives one libcurl multi handle on a thread of its own.

@@ -2,9 +2,9 @@ internal import CCurl
 internal import CurlShims
 
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// Turns each `TrustConfiguration` into the one CA file libcurl reads, writing combined bundles once.

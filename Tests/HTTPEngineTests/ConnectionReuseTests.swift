@@ -45,8 +45,8 @@ struct ConnectionReuseTests {
 
     @Test("reading the chain forces a fresh handshake even when a connection is idle")
     func chainReadingUsesFreshConnection() async throws {
-        try await withFixtureServer(certificate: .valid(for: "origin.test"), routes: [FixtureRoute("/", .text("x"))])
-        { server in
+        try await withFixtureServer(certificate: .valid(for: "origin.test"), routes: [FixtureRoute("/", .text("x"))]) {
+            server in
             try await withCurlEngine { engine in
                 var request = try fixtureRequest("https://origin.test/", server: server)
                 _ = try await engine.perform(request)
@@ -60,8 +60,8 @@ struct ConnectionReuseTests {
 
     @Test("a wildcard connect-to rule sends every host to one server")
     func wildcardConnectTo() async throws {
-        try await withFixtureServer(certificate: .valid(for: "*.bench.test"), routes: [FixtureRoute("/", .text("x"))])
-        { server in
+        try await withFixtureServer(certificate: .valid(for: "*.bench.test"), routes: [FixtureRoute("/", .text("x"))]) {
+            server in
             try await withCurlEngine { engine in
                 let rule = try ConnectToRule(parsing: server.wildcardConnectTo)
                 for host in ["d1.bench.test", "d2.bench.test"] {

@@ -25,4 +25,3 @@ func expectFailure(_ request: HTTPRequest, on engine: CurlEngine) async throws -
 struct UnexpectedSuccess: Error {
     let status: Int
 }
-

@@ -10,7 +10,8 @@ struct FailureClassificationTests {
         try await withFixtureServer(certificate: .expired(for: "origin.test"), routes: [FixtureRoute("/", .text("x"))])
         { server in
             try await withCurlEngine { engine in
-                let failure = try await expectFailure(try fixtureRequest("https://origin.test/", server: server), on: engine)
+                let failure = try await expectFailure(
+                    try fixtureRequest("https://origin.test/", server: server), on: engine)
                 #expect(failure.kind == .tlsExpired)
                 #expect(failure.identifier == "tls.expired")
                 #expect(failure.validityProblem == .expired)
@@ -32,7 +33,8 @@ struct FailureClassificationTests {
             certificate: .notYetValid(for: "origin.test"), routes: [FixtureRoute("/", .text("x"))]
         ) { server in
             try await withCurlEngine { engine in
-                let failure = try await expectFailure(try fixtureRequest("https://origin.test/", server: server), on: engine)
+                let failure = try await expectFailure(
+                    try fixtureRequest("https://origin.test/", server: server), on: engine)
                 #expect(failure.kind == .tlsExpired)
                 #expect(failure.validityProblem == .notYetValid)
                 #expect(failure.verifyResult == 9)
@@ -49,7 +51,8 @@ struct FailureClassificationTests {
             certificate: .untrusted(for: "origin.test"), routes: [FixtureRoute("/", .text("x"))]
         ) { server in
             try await withCurlEngine { engine in
-                let failure = try await expectFailure(try fixtureRequest("https://origin.test/", server: server), on: engine)
+                let failure = try await expectFailure(
+                    try fixtureRequest("https://origin.test/", server: server), on: engine)
                 #expect(failure.kind == .tlsUntrusted)
                 #expect(failure.identifier == "tls.untrusted")
                 #expect([18, 19, 20, 21].contains(failure.verifyResult))
@@ -62,8 +65,9 @@ struct FailureClassificationTests {
 
     @Test("a certificate for another name is tls.hostname, with the chain it presented", arguments: [false, true])
     func wrongHost(readsChain: Bool) async throws {
-        try await withFixtureServer(certificate: .wrongHost(for: "origin.test"), routes: [FixtureRoute("/", .text("x"))])
-        { server in
+        try await withFixtureServer(
+            certificate: .wrongHost(for: "origin.test"), routes: [FixtureRoute("/", .text("x"))]
+        ) { server in
             try await withCurlEngine { engine in
                 var request = try fixtureRequest("https://origin.test/", server: server)
                 request.readsCertificateChain = readsChain
@@ -143,7 +147,8 @@ struct FailureClassificationTests {
         let port = try await refusedPort()
         try await withCurlEngine { engine in
             let request = HTTPRequest(
-                url: "https://refused.test/", connectTo: [try ConnectToRule(parsing: "refused.test:443:127.0.0.1:\(port)")])
+                url: "https://refused.test/",
+                connectTo: [try ConnectToRule(parsing: "refused.test:443:127.0.0.1:\(port)")])
             let failure = try await expectFailure(request, on: engine)
             #expect(failure.kind == .connect)
             #expect(failure.curlCode == 7)

@@ -128,8 +128,8 @@ struct FetchTests {
 
     @Test("a combined bundle of the system roots plus an extra CA is trusted")
     func systemPlusExtraCA() async throws {
-        try await withFixtureServer(certificate: .valid(for: "origin.test"), routes: [FixtureRoute("/", .text("ok"))])
-        { server in
+        try await withFixtureServer(certificate: .valid(for: "origin.test"), routes: [FixtureRoute("/", .text("ok"))]) {
+            server in
             try await withCurlEngine { engine in
                 var request = try fixtureRequest("https://origin.test/", server: server)
                 request.trust = .systemAnd(extraCAFile: server.caFile)
@@ -143,8 +143,8 @@ struct FetchTests {
 
     @Test("https-only refuses a plain http URL before connecting")
     func httpsOnlyRefusesHTTP() async throws {
-        try await withFixtureServer(certificate: .valid(for: "origin.test"), routes: [FixtureRoute("/", .text("ok"))])
-        { server in
+        try await withFixtureServer(certificate: .valid(for: "origin.test"), routes: [FixtureRoute("/", .text("ok"))]) {
+            server in
             try await withCurlEngine { engine in
                 let request = try fixtureRequest("http://origin.test/", server: server)
                 let failure = try await expectFailure(request, on: engine)

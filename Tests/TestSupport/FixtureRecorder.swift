@@ -91,7 +91,8 @@ final class FixtureRecorder: Sendable {
             state.waiters.removeValue(forKey: id).map { ($0, state.activity) }
         }
         if let (waiter, activity) = expired {
-            waiter.continuation.resume(throwing: FixtureTimeoutError(waitingFor: waiter.description, activity: activity))
+            waiter.continuation.resume(
+                throwing: FixtureTimeoutError(waitingFor: waiter.description, activity: activity))
         }
     }
 }

@@ -68,12 +68,15 @@ final class FixtureRouteHandler: ChannelInboundHandler {
             break
         }
         let status = HTTPResponseStatus(statusCode: response.status)
-        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
+        context.write(
+            wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
         if method != "HEAD" {
             switch response.body {
             case .bytes(let bytes):
                 if !bytes.isEmpty {
-                    context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: bytes)))), promise: nil)
+                    context.write(
+                        wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: bytes)))),
+                        promise: nil)
                 }
             case .chunked(let totalBytes, let chunkBytes):
                 var sent = 0

@@ -51,7 +51,9 @@ public struct TestCertificateAuthority: Sendable {
     }
 
     /// Issues an intermediate CA signed by this one.
-    public func intermediate(commonName: String = "AASA Monitor Test Intermediate CA", now: Date = Date()) throws
+    public func intermediate(
+        commonName: String = "AASA Monitor Test Intermediate CA", now: Date = Date()
+    ) throws
         -> TestCertificateAuthority
     {
         let key = Certificate.PrivateKey(P256.Signing.PrivateKey())
