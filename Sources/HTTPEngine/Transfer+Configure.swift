@@ -95,7 +95,13 @@ extension Transfer {
 
     /// Hands libcurl the one rule that applies to this URL: libcurl scans the whole list for every transfer.
     private func setConnectTo(_ request: HTTPRequest) throws(HTTPEngineError) {
-        guard !request.connectTo.isEmpty else { return }
+        guard let firstRule = request.connectTo.first else { return }
+        if firstRule.host == nil && firstRule.port == nil {
+            // The wildcard form matches every URL: no need to parse the URL (the common case in a fleet run).
+            connectToList = curl_slist_append(nil, firstRule.description)
+            try check(aasa_curl_easy_setopt_ptr(easy, CURLOPT_CONNECT_TO, connectToList), "CONNECT_TO")
+            return
+        }
         guard let (host, port) = Self.hostAndPort(of: request.url) else {
             throw HTTPEngineError(code: .invalidRequest, url: request.url, message: "cannot parse the URL's host")
         }
