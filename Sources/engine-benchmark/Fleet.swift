@@ -46,7 +46,9 @@ enum Fleet {
     }
 
     /// Fetches one host's four URLs; returns how many failed.
-    private static func fetchHost(_ index: Int, engine: CurlEngine, rule: ConnectToRule, caFile: String, http1: Bool)
+    private static func fetchHost(
+        _ index: Int, engine: CurlEngine, rule: ConnectToRule, caFile: String, http1: Bool
+    )
         async -> Int
     {
         var request = HTTPRequest(

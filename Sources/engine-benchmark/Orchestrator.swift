@@ -31,14 +31,16 @@ enum Orchestrator {
         let port = String(ready[1])
         let caFile = String(ready[2])
         print("fixture server on port \(port) in its own process; client CPU is the fleet process's own rusage")
-        print("client\tproto\tN\treq/s\tCPU ms/1000 req\tpeak RSS MB\thandshakes\tfailures\t(median of \(options.runs))")
+        print(
+            "client\tproto\tN\treq/s\tCPU ms/1000 req\tpeak RSS MB\thandshakes\tfailures\t(median of \(options.runs))")
         let clients: [(String, String)] = [("engine", executable)] + (options.baseline.map { [("bare-c", $0)] } ?? [])
         for size in options.sizes {
             for proto in ["h2", "h1"] {
                 for (name, path) in clients {
                     var samples: [Sample] = []
                     for _ in 0..<options.runs {
-                        let arguments = (name == "engine" ? ["fleet"] : [])
+                        let arguments =
+                            (name == "engine" ? ["fleet"] : [])
                             + [String(size), proto, port, caFile, String(options.concurrency)]
                         samples.append(try measure(path, arguments, server: server))
                     }
