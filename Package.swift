@@ -13,12 +13,19 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "aasa-monitor", targets: ["aasa-monitor"]),
+        .executable(name: "engine-benchmark", targets: ["engine-benchmark"]),
+        .executable(name: "aasa-benchmark", targets: ["aasa-benchmark"]),
         .library(name: "AASA", targets: ["AASA"]),
+        .library(name: "HTTPEngine", targets: ["HTTPEngine"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
     ],
     targets: [
         .target(
@@ -37,7 +44,51 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // libcurl itself: pkg-config supplies the include and link flags; the modulemap exposes <curl/curl.h>.
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        // Typed, non-variadic wrappers over libcurl's variadic API (Swift cannot call C varargs), plus global init.
+        .target(
+            name: "CurlShims",
+            dependencies: ["CCurl"],
+            linkerSettings: [.linkedLibrary("dl")]
+        ),
+        .target(
+            name: "HTTPEngine",
+            dependencies: [
+                "CurlShims",
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
+            swiftSettings: strict
+        ),
+        // In-process HTTPS fixture servers and a PKI minted at test time; for tests and benchmarks only.
+        .target(
+            name: "TestSupport",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOTLS", package: "swift-nio"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Tests/TestSupport",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "engine-benchmark",
+            dependencies: ["HTTPEngine", "TestSupport"],
+            swiftSettings: strict
+        ),
         .testTarget(name: "AASATests", dependencies: ["AASA"], swiftSettings: strict),
+        .testTarget(name: "HTTPEngineTests", dependencies: ["HTTPEngine", "TestSupport"], swiftSettings: strict),
         .executableTarget(name: "aasa-benchmark", dependencies: ["AASA"], swiftSettings: strict),
     ]
 )

@@ -1,0 +1,78 @@
+/// Everything the engine needs to make one HTTP request; a plain value, so it can cross threads.
+///
+/// The defaults are the careful ones: HTTPS only, redirects reported but never followed, certificates verified.
+///
+/// ```swift
+/// var request = HTTPRequest(url: "https://example.com/.well-known/apple-app-site-association")
+/// request.maxBodyBytes = 131_072
+/// request.connectTo = [try ConnectToRule(parsing: "example.com:443:127.0.0.1:8443")]
+/// let response = try await engine.perform(request)
+/// ```
+public struct HTTPRequest: Sendable, Hashable {
+    /// The absolute URL to fetch.
+    public var url: String
+    /// The method, for example `GET`, `HEAD` or `POST`.
+    public var method: String
+    /// Extra request header fields; libcurl adds `Host`, and `Content-Length` when there is a body.
+    public var headers: HTTPHeaders
+    /// The request body, sent when non-nil (webhook payloads).
+    public var body: [UInt8]?
+    /// The `User-Agent` value; `nil` sends none.
+    public var userAgent: String?
+    /// The limit on the whole transfer, connection set-up included.
+    public var timeout: Duration
+    /// The limit on DNS, TCP and TLS set-up.
+    public var connectTimeout: Duration
+    /// The largest response body accepted; a larger one fails with `too_large` while it is still arriving.
+    public var maxBodyBytes: Int?
+    /// Refuse any scheme but `https` (libcurl's `CURLOPT_PROTOCOLS_STR`).
+    public var httpsOnly: Bool
+    /// curl-style host mappings; the first rule that matches the URL's host and port applies.
+    public var connectTo: [ConnectToRule]
+    /// Which certificate authorities to trust.
+    public var trust: TrustConfiguration
+    /// Read the server's certificate chain into `HTTPResponse.certificateChain`.
+    ///
+    /// libcurl reports the chain only after a full handshake, so this forces a new connection without TLS session
+    /// resumption: use it for the first request to a host, not for every request.
+    public var readsCertificateChain: Bool
+    /// When verification fails because the certificate is expired, not yet valid or untrusted, make a second,
+    /// non-verifying handshake whose only purpose is to describe the certificate in the failure. Its body is
+    /// never read.
+    public var describesRejectedCertificate: Bool
+    /// Which HTTP version to negotiate.
+    public var httpVersion: HTTPVersionPreference
+
+    /// Creates a GET request with the careful defaults.
+    public init(
+        url: String,
+        method: String = "GET",
+        headers: HTTPHeaders = [:],
+        body: [UInt8]? = nil,
+        userAgent: String? = nil,
+        timeout: Duration = .seconds(30),
+        connectTimeout: Duration = .seconds(10),
+        maxBodyBytes: Int? = nil,
+        httpsOnly: Bool = true,
+        connectTo: [ConnectToRule] = [],
+        trust: TrustConfiguration = .system,
+        readsCertificateChain: Bool = false,
+        describesRejectedCertificate: Bool = true,
+        httpVersion: HTTPVersionPreference = .http2PreferredOverTLS
+    ) {
+        self.url = url
+        self.method = method
+        self.headers = headers
+        self.body = body
+        self.userAgent = userAgent
+        self.timeout = timeout
+        self.connectTimeout = connectTimeout
+        self.maxBodyBytes = maxBodyBytes
+        self.httpsOnly = httpsOnly
+        self.connectTo = connectTo
+        self.trust = trust
+        self.readsCertificateChain = readsCertificateChain
+        self.describesRejectedCertificate = describesRejectedCertificate
+        self.httpVersion = httpVersion
+    }
+}

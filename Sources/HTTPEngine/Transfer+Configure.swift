@@ -1,0 +1,173 @@
+internal import CCurl
+internal import CurlShims
+
+extension Transfer {
+    /// Sets every option of the easy handle from the request; throws on the first option libcurl rejects.
+    func configure(caFile: String) throws(HTTPEngineError) {
+        let request = ticket.request
+        let userdata = Unmanaged.passUnretained(self).toOpaque()
+        try check(aasa_curl_easy_setopt_ptr(easy, CURLOPT_PRIVATE, userdata), "PRIVATE")
+        try check(aasa_curl_easy_setopt_ptr(easy, CURLOPT_ERRORBUFFER, errorBuffer), "ERRORBUFFER")
+        try set(CURLOPT_URL, request.url, "URL")
+        // Several threads use libcurl in this process: signals must not be used for timeouts (libcurl-thread(3)).
+        try set(CURLOPT_NOSIGNAL, 1, "NOSIGNAL")
+        try setCallbacks(userdata: userdata)
+        // Never follow redirects: a 3xx is a finding, reported with its target (CURLINFO_REDIRECT_URL).
+        try set(CURLOPT_FOLLOWLOCATION, 0, "FOLLOWLOCATION")
+        if request.httpsOnly {
+            try set(CURLOPT_PROTOCOLS_STR, "https", "PROTOCOLS_STR")
+            try set(CURLOPT_REDIR_PROTOCOLS_STR, "https", "REDIR_PROTOCOLS_STR")
+        }
+        try set(CURLOPT_TIMEOUT_MS, Self.milliseconds(request.timeout), "TIMEOUT_MS")
+        try set(CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(request.connectTimeout), "CONNECTTIMEOUT_MS")
+        if let maxBodyBytes = request.maxBodyBytes {
+            try check(
+                aasa_curl_easy_setopt_off(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(maxBodyBytes)),
+                "MAXFILESIZE_LARGE")
+        }
+        if let userAgent = request.userAgent {
+            try set(CURLOPT_USERAGENT, userAgent, "USERAGENT")
+        }
+        try setHeaderList(request.headers)
+        try setConnectTo(request)
+        // One CA file and no CA directory: Debian's default CAPATH makes libcurl re-read the trust store for every
+        // connection, while a CAINFO file is parsed once and cached per multi handle.
+        try set(CURLOPT_CAINFO, caFile, "CAINFO")
+        try check(aasa_curl_easy_setopt_ptr(easy, CURLOPT_CAPATH, nil), "CAPATH")
+        // Prefer waiting for a multiplexed HTTP/2 connection to opening another one to the same host.
+        try set(CURLOPT_PIPEWAIT, 1, "PIPEWAIT")
+        let version = request.httpVersion == .http1_1Only ? CURL_HTTP_VERSION_1_1 : CURL_HTTP_VERSION_2TLS
+        try set(CURLOPT_HTTP_VERSION, Int(version), "HTTP_VERSION")
+        try setMethodAndBody(request)
+        switch purpose {
+        case .fetch:
+            if request.readsCertificateChain { try setReadsCertificateChain() }
+        case .describe:
+            try setDescribeOnly()
+        }
+    }
+
+    /// libcurl gathers the chain only during a full handshake (curl/curl#163, hurl#3031): no reuse, no resumption.
+    private func setReadsCertificateChain() throws(HTTPEngineError) {
+        try set(CURLOPT_CERTINFO, 1, "CERTINFO")
+        try set(CURLOPT_FRESH_CONNECT, 1, "FRESH_CONNECT")
+        try set(CURLOPT_SSL_SESSIONID_CACHE, 0, "SSL_SESSIONID_CACHE")
+    }
+
+    /// The second handshake that describes a rejected certificate: verification off so the handshake completes
+    /// and libcurl records the chain; a HEAD request whose body is refused anyway; its connection is never
+    /// reused by a verifying transfer (FORBID_REUSE), and nothing from it but the chain is used.
+    private func setDescribeOnly() throws(HTTPEngineError) {
+        try setReadsCertificateChain()
+        try set(CURLOPT_SSL_VERIFYPEER, 0, "SSL_VERIFYPEER")
+        try set(CURLOPT_SSL_VERIFYHOST, 0, "SSL_VERIFYHOST")
+        try set(CURLOPT_FORBID_REUSE, 1, "FORBID_REUSE")
+        try set(CURLOPT_NOBODY, 1, "NOBODY")
+    }
+
+    private func setCallbacks(userdata: UnsafeMutableRawPointer) throws(HTTPEngineError) {
+        // Non-capturing closures become C function pointers; the Transfer comes back through `userdata`.
+        try check(
+            aasa_curl_easy_setopt_data_callback(easy, CURLOPT_WRITEFUNCTION) { data, size, count, userdata in
+                guard let userdata else { return 0 }
+                let transfer = Unmanaged<Transfer>.fromOpaque(userdata).takeUnretainedValue()
+                return transfer.receiveBody(data, count: size * count)
+            }, "WRITEFUNCTION")
+        try check(aasa_curl_easy_setopt_ptr(easy, CURLOPT_WRITEDATA, userdata), "WRITEDATA")
+        try check(
+            aasa_curl_easy_setopt_data_callback(easy, CURLOPT_HEADERFUNCTION) { data, size, count, userdata in
+                guard let userdata else { return 0 }
+                let transfer = Unmanaged<Transfer>.fromOpaque(userdata).takeUnretainedValue()
+                return transfer.receiveHeaderLine(data, count: size * count)
+            }, "HEADERFUNCTION")
+        try check(aasa_curl_easy_setopt_ptr(easy, CURLOPT_HEADERDATA, userdata), "HEADERDATA")
+    }
+
+    private func setHeaderList(_ headers: HTTPHeaders) throws(HTTPEngineError) {
+        guard headers.count > 0 else { return }
+        for field in headers {
+            // "Name;" is libcurl's way to send a header with an empty value ("Name:" would remove it).
+            let line = field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)"
+            headerList = curl_slist_append(headerList, line)
+        }
+        try check(aasa_curl_easy_setopt_ptr(easy, CURLOPT_HTTPHEADER, headerList), "HTTPHEADER")
+    }
+
+    /// Hands libcurl the one rule that applies to this URL: libcurl scans the whole list for every transfer.
+    private func setConnectTo(_ request: HTTPRequest) throws(HTTPEngineError) {
+        guard let firstRule = request.connectTo.first else { return }
+        if firstRule.host == nil && firstRule.port == nil {
+            // The wildcard form matches every URL: no need to parse the URL (the common case in a fleet run).
+            connectToList = curl_slist_append(nil, firstRule.description)
+            try check(aasa_curl_easy_setopt_ptr(easy, CURLOPT_CONNECT_TO, connectToList), "CONNECT_TO")
+            return
+        }
+        guard let (host, port) = Self.hostAndPort(of: request.url) else {
+            throw HTTPEngineError(code: .invalidRequest, url: request.url, message: "cannot parse the URL's host")
+        }
+        guard let rule = ConnectToRule.firstMatch(in: request.connectTo, host: host, port: port) else { return }
+        connectToList = curl_slist_append(nil, rule.description)
+        try check(aasa_curl_easy_setopt_ptr(easy, CURLOPT_CONNECT_TO, connectToList), "CONNECT_TO")
+    }
+
+    private func setMethodAndBody(_ request: HTTPRequest) throws(HTTPEngineError) {
+        let method = request.method.uppercased()
+        if method == "HEAD" {
+            try set(CURLOPT_NOBODY, 1, "NOBODY")
+        } else if let body = request.body {
+            try check(
+                aasa_curl_easy_setopt_off(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count)),
+                "POSTFIELDSIZE_LARGE")
+            // COPYPOSTFIELDS: libcurl keeps its own copy, so the Swift array need not outlive this call.
+            // An empty array may have no storage; libcurl copies 0 bytes from any valid pointer.
+            let code = (body.isEmpty ? [0] : body).withUnsafeBytes { bytes in
+                aasa_curl_easy_setopt_ptr(easy, CURLOPT_COPYPOSTFIELDS, bytes.baseAddress)
+            }
+            try check(code, "COPYPOSTFIELDS")
+        }
+        if method != "GET" && method != "HEAD" && !(method == "POST" && request.body != nil) {
+            try set(CURLOPT_CUSTOMREQUEST, method, "CUSTOMREQUEST")
+        }
+    }
+
+    /// The URL's host (lower-cased, without IPv6 brackets) and port (the scheme's default when absent), parsed by
+    /// libcurl's own URL parser so the rule matches exactly what libcurl will connect to.
+    static func hostAndPort(of url: String) -> (String, Int)? {
+        guard let handle = curl_url() else { return nil }
+        defer { curl_url_cleanup(handle) }
+        guard curl_url_set(handle, CURLUPART_URL, url, 0) == CURLUE_OK else { return nil }
+        var hostPointer: UnsafeMutablePointer<CChar>?
+        var portPointer: UnsafeMutablePointer<CChar>?
+        guard curl_url_get(handle, CURLUPART_HOST, &hostPointer, 0) == CURLUE_OK, let hostPointer else { return nil }
+        defer { curl_free(hostPointer) }
+        guard curl_url_get(handle, CURLUPART_PORT, &portPointer, UInt32(CURLU_DEFAULT_PORT)) == CURLUE_OK,
+            let portPointer
+        else { return nil }
+        defer { curl_free(portPointer) }
+        var host = String(cString: hostPointer).lowercased()
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        guard let port = Int(String(cString: portPointer)) else { return nil }
+        return (host, port)
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Int {
+        let parts = duration.components
+        return max(1, Int(parts.seconds) * 1000 + Int(parts.attoseconds / 1_000_000_000_000_000))
+    }
+
+    private func set(_ option: CURLoption, _ value: Int, _ name: String) throws(HTTPEngineError) {
+        try check(aasa_curl_easy_setopt_long(easy, option, value), name)
+    }
+
+    private func set(_ option: CURLoption, _ value: String, _ name: String) throws(HTTPEngineError) {
+        // libcurl copies string options (since 7.17.0), so the C string need only live for the call.
+        try check(value.withCString { aasa_curl_easy_setopt_ptr(easy, option, $0) }, name)
+    }
+
+    private func check(_ code: CURLcode, _ option: String) throws(HTTPEngineError) {
+        guard code != CURLE_OK else { return }
+        throw HTTPEngineError(
+            code: .invalidRequest, url: ticket.request.url,
+            message: "libcurl rejected CURLOPT_\(option): \(String(cString: curl_easy_strerror(code)))")
+    }
+}

@@ -1,0 +1,115 @@
+internal import CCurl
+internal import CurlShims
+
+extension Transfer {
+    /// What a finished transfer produced.
+    enum Outcome {
+        case response(HTTPResponse)
+        case failure(HTTPFailure)
+    }
+
+    /// Reads the handle's results after `CURLMSG_DONE`.
+    func outcome(code: CURLcode) -> Outcome {
+        let request = ticket.request
+        let status = longInfo(CURLINFO_RESPONSE_CODE)
+        let timings = self.timings()
+        let primaryIP = stringInfo(CURLINFO_PRIMARY_IP).flatMap { $0.isEmpty ? nil : $0 }
+        guard code == CURLE_OK else {
+            let verifyResult = longInfo(CURLINFO_SSL_VERIFYRESULT)
+            let (kind, validity) = HTTPFailure.classify(
+                curlCode: Int(code.rawValue), verifyResult: verifyResult, exceededBodyLimit: exceededBodyLimit)
+            return .failure(
+                HTTPFailure(
+                    kind: kind,
+                    url: request.url,
+                    curlCode: Int(code.rawValue),
+                    curlMessage: errorText(code: code),
+                    verifyResult: verifyResult,
+                    validityProblem: validity,
+                    certificateChain: kind == .tlsHostname ? certificateChain() : [],
+                    status: status == 0 ? nil : status,
+                    primaryIP: primaryIP,
+                    timings: timings
+                ))
+        }
+        return .response(
+            HTTPResponse(
+                url: request.url,
+                status: status,
+                headers: headers,
+                body: body,
+                redirectURL: stringInfo(CURLINFO_REDIRECT_URL),
+                httpVersion: httpVersion(),
+                primaryIP: primaryIP,
+                primaryPort: longInfo(CURLINFO_PRIMARY_PORT),
+                timings: timings,
+                certificateChain: request.readsCertificateChain ? nonEmpty(certificateChain()) : nil
+            ))
+    }
+
+    /// The chain libcurl recorded (`CURLINFO_CERTINFO`), leaf first; empty without a completed handshake.
+    func certificateChain() -> [CertificateSummary] {
+        var info: UnsafeMutablePointer<curl_certinfo>?
+        guard aasa_curl_easy_getinfo_certinfo(easy, &info) == CURLE_OK, let info,
+            let lists = info.pointee.certinfo
+        else { return [] }
+        var chain: [CertificateSummary] = []
+        for index in 0..<Int(info.pointee.num_of_certs) {
+            var fields: [(name: String, value: String)] = []
+            var node = lists[index]
+            while let current = node {
+                if let data = current.pointee.data {
+                    let entry = String(cString: data)
+                    if let colon = entry.firstIndex(of: ":") {
+                        fields.append((String(entry[..<colon]), String(entry[entry.index(after: colon)...])))
+                    }
+                }
+                node = current.pointee.next
+            }
+            if let summary = CertificateSummary(certInfoFields: fields) { chain.append(summary) }
+        }
+        return chain
+    }
+
+    private func nonEmpty(_ chain: [CertificateSummary]) -> [CertificateSummary]? {
+        chain.isEmpty ? nil : chain
+    }
+
+    private func httpVersion() -> HTTPVersion {
+        switch longInfo(CURLINFO_HTTP_VERSION) {
+        case CURL_HTTP_VERSION_1_0: .http1_0
+        case CURL_HTTP_VERSION_1_1: .http1_1
+        case CURL_HTTP_VERSION_2_0: .http2
+        case CURL_HTTP_VERSION_3: .http3
+        default: .unknown
+        }
+    }
+
+    private func timings() -> HTTPTimings {
+        HTTPTimings(
+            nameLookup: microseconds(CURLINFO_NAMELOOKUP_TIME_T),
+            connect: microseconds(CURLINFO_CONNECT_TIME_T),
+            tlsHandshakeDone: microseconds(CURLINFO_APPCONNECT_TIME_T),
+            firstByte: microseconds(CURLINFO_STARTTRANSFER_TIME_T),
+            total: microseconds(CURLINFO_TOTAL_TIME_T)
+        )
+    }
+
+    private func microseconds(_ info: CURLINFO) -> Duration {
+        var value: curl_off_t = 0
+        _ = aasa_curl_easy_getinfo_off(easy, info, &value)
+        return .microseconds(value)
+    }
+
+    private func longInfo(_ info: CURLINFO) -> Int {
+        var value = 0
+        _ = aasa_curl_easy_getinfo_long(easy, info, &value)
+        return value
+    }
+
+    private func stringInfo(_ info: CURLINFO) -> String? {
+        var value: UnsafePointer<CChar>?
+        guard aasa_curl_easy_getinfo_string(easy, info, &value) == CURLE_OK, let value else { return nil }
+        return String(cString: value)
+    }
+}

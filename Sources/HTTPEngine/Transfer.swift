@@ -1,0 +1,116 @@
+internal import CCurl
+internal import CurlShims
+
+/// One easy handle and the state its callbacks fill in.
+///
+/// Lives only on the engine thread: `TransferLoop` creates it, keeps it in `active` while the handle is in the
+/// multi handle, and drops it afterwards, which frees the handle. Callbacks find it through an unretained pointer
+/// in `WRITEDATA`/`HEADERDATA`/`PRIVATE`, valid because `active` holds the strong reference meanwhile.
+final class Transfer {
+    /// Why this transfer runs.
+    enum Purpose {
+        /// The caller's request.
+        case fetch
+        /// A non-verifying handshake that only reads the certificate chain of `failure`'s server.
+        case describe(HTTPFailure)
+    }
+
+    let ticket: TransferTicket
+    let purpose: Purpose
+    let easy: UnsafeMutableRawPointer
+    /// libcurl's `CURLOPT_ERRORBUFFER`; must outlive the handle.
+    let errorBuffer: UnsafeMutablePointer<CChar>
+    var headerList: UnsafeMutablePointer<curl_slist>?
+    var connectToList: UnsafeMutablePointer<curl_slist>?
+    private let maxBodyBytes: Int?
+    var body: [UInt8] = []
+    var headers = HTTPHeaders()
+    /// Set when the write callback refused data over `maxBodyBytes`, to tell a cap from another write error.
+    var exceededBodyLimit = false
+
+    init(ticket: TransferTicket, purpose: Purpose, caFile: String) throws(HTTPEngineError) {
+        guard let easy = curl_easy_init() else {
+            throw HTTPEngineError(code: .invalidRequest, url: ticket.request.url, message: "curl_easy_init failed")
+        }
+        self.ticket = ticket
+        self.purpose = purpose
+        self.easy = easy
+        self.errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
+        self.errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
+        if case .describe = purpose {
+            self.maxBodyBytes = 0
+        } else {
+            self.maxBodyBytes = ticket.request.maxBodyBytes
+        }
+        try configure(caFile: caFile)
+    }
+
+    deinit {
+        curl_easy_cleanup(easy)
+        curl_slist_free_all(headerList)
+        curl_slist_free_all(connectToList)
+        errorBuffer.deallocate()
+    }
+
+    /// The error-buffer text, or libcurl's generic text for `code` when the buffer is empty.
+    func errorText(code: CURLcode) -> String {
+        let text = String(cString: errorBuffer)
+        return text.isEmpty ? String(cString: curl_easy_strerror(code)) : text
+    }
+
+    // MARK: Callbacks, reached from libcurl on the engine thread
+
+    /// Appends a body chunk, or refuses it when the cap would be exceeded: libcurl 7.88 checks
+    /// `MAXFILESIZE_LARGE` only against a declared Content-Length, so a chunked body is counted here.
+    func receiveBody(_ data: UnsafeMutablePointer<CChar>, count: Int) -> Int {
+        if let maxBodyBytes, body.count + count > maxBodyBytes {
+            exceededBodyLimit = true
+            return Int(CURL_WRITEFUNC_ERROR)
+        }
+        data.withMemoryRebound(to: UInt8.self, capacity: count) { bytes in
+            body.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
+        }
+        return count
+    }
+
+    /// Records one header line. libcurl also passes the status line and the blank line ending the headers; a
+    /// status line starts a new header block (after `100 Continue`, only the final response's headers remain).
+    func receiveHeaderLine(_ data: UnsafeMutablePointer<CChar>, count: Int) -> Int {
+        let line = data.withMemoryRebound(to: UInt8.self, capacity: count) { bytes in
+            String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+        }
+        // `\r\n` is one Character (a grapheme cluster), so test `isNewline` rather than "\r" and "\n".
+        let trimmed = line.droppingTrailing { $0.isNewline }
+        if trimmed.hasPrefix("HTTP/") {
+            headers = HTTPHeaders()
+        } else if let first = trimmed.first, first == " " || first == "\t", var last = headers.fields.last {
+            // An obsolete folded continuation line (RFC 9112 §5.2): part of the previous value.
+            last.value += " " + trimmed.droppingLeading { $0 == " " || $0 == "\t" }
+            headers = HTTPHeaders(headers.fields.dropLast() + [last])
+        } else if let colon = trimmed.firstIndex(of: ":") {
+            let name = String(trimmed[..<colon])
+            let value = trimmed[trimmed.index(after: colon)...]
+                .droppingLeading { $0 == " " || $0 == "\t" }
+                .droppingTrailing { $0 == " " || $0 == "\t" }
+            headers.append(name, value)
+        }
+        return count
+    }
+}
+
+extension StringProtocol {
+    /// The string without leading characters matching `predicate`.
+    func droppingLeading(while predicate: (Character) -> Bool) -> String {
+        String(drop(while: predicate))
+    }
+
+    /// The string without trailing characters matching `predicate`.
+    func droppingTrailing(while predicate: (Character) -> Bool) -> String {
+        var end = endIndex
+        while end > startIndex, predicate(self[index(before: end)]) { end = index(before: end) }
+        return String(self[startIndex..<end])
+    }
+}
+
+@available(*, unavailable)
+extension Transfer: Sendable {}

@@ -1,0 +1,81 @@
+import Synchronization
+
+/// The meeting point of one `perform` call, its cancellation handler and the loop thread.
+///
+/// It makes three guarantees the engine relies on: the continuation is resumed exactly once (whoever finishes
+/// first wins, later results are dropped); a cancellation that arrives before the request was submitted is
+/// remembered, so the late submission is answered with `CancellationError` at once; and a cancellation that
+/// arrives after the request finished does nothing and leaves nothing behind.
+final class TransferTicket: Sendable {
+    private enum State {
+        /// `perform` has not handed over its continuation yet.
+        case created
+        /// Cancelled before the continuation arrived; `attach` answers with `CancellationError`.
+        case cancelledEarly
+        /// Waiting for the loop thread (or a cancellation) to finish it.
+        case waiting(CheckedContinuation<HTTPResponse, any Error>)
+        /// Resumed; nothing more happens.
+        case finished
+    }
+
+    /// Unique per engine; the loop thread's key for this request.
+    let id: UInt64
+    /// The request, immutable.
+    let request: HTTPRequest
+    private let state = Mutex(State.created)
+
+    init(id: UInt64, request: HTTPRequest) {
+        self.id = id
+        self.request = request
+    }
+
+    /// Hands over the continuation. Returns `false` (and resumes it with `CancellationError`) when the request was
+    /// already cancelled, in which case the caller must not submit it.
+    func attach(_ continuation: CheckedContinuation<HTTPResponse, any Error>) -> Bool {
+        let cancelled = state.withLock { state -> Bool in
+            guard case .created = state else {
+                state = .finished
+                return true
+            }
+            state = .waiting(continuation)
+            return false
+        }
+        if cancelled {
+            continuation.resume(throwing: CancellationError())
+        }
+        return !cancelled
+    }
+
+    /// Records a cancellation. Returns `true` when the loop thread must be told (the request is in its hands).
+    func requestCancellation() -> Bool {
+        state.withLock { state in
+            switch state {
+            case .created:
+                state = .cancelledEarly
+                return false
+            case .waiting:
+                return true
+            case .cancelledEarly, .finished:
+                return false
+            }
+        }
+    }
+
+    /// Whether a result was already delivered (for example by a cancellation), so the loop can skip it.
+    var isFinished: Bool {
+        state.withLock { state in
+            if case .finished = state { return true }
+            return false
+        }
+    }
+
+    /// Delivers the result; only the first call has an effect.
+    func finish(_ result: Result<HTTPResponse, any Error>) {
+        let continuation = state.withLock { state -> CheckedContinuation<HTTPResponse, any Error>? in
+            guard case .waiting(let continuation) = state else { return nil }
+            state = .finished
+            return continuation
+        }
+        continuation?.resume(with: result)
+    }
+}

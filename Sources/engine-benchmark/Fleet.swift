@@ -1,0 +1,98 @@
+import Foundation
+import HTTPEngine
+
+/// `engine-benchmark fleet <n> <h2|h1> <port> <ca-file> <concurrency>`: fetches `n` URLs from `n/4` host names
+/// with one engine, the way a check cycle does, and prints one `RESULT` line with its own CPU and memory use.
+///
+/// Each host is fetched 4 times: the first request alone (one TLS handshake per host), then the other three on
+/// the warm connection (concurrently over HTTP/2, in sequence over HTTP/1.1, which cannot share a connection).
+enum Fleet {
+    static let requestsPerHost = 4
+
+    static func run(count: Int, http1: Bool, port: Int, caFile: String, concurrency: Int) async throws {
+        let rule = try ConnectToRule(parsing: "::127.0.0.1:\(port)")
+        let hosts = max(1, count / requestsPerHost)
+        let before = ResourceUsage.now()
+        let started = ContinuousClock.now
+        let engine = try CurlEngine(configuration: .init(maxConcurrentTransfers: concurrency))
+        let failures = try await withThrowingTaskGroup(of: Int.self) { group in
+            var next = 0
+            var failures = 0
+            // About `concurrency` transfers in flight: each host task has up to 3 at once after its first.
+            let hostWindow = max(1, http1 ? concurrency : concurrency / 2)
+            while next < min(hostWindow, hosts) {
+                let index = next
+                group.addTask { await fetchHost(index, engine: engine, rule: rule, caFile: caFile, http1: http1) }
+                next += 1
+            }
+            while let failed = try await group.next() {
+                failures += failed
+                if next < hosts {
+                    let index = next
+                    group.addTask { await fetchHost(index, engine: engine, rule: rule, caFile: caFile, http1: http1) }
+                    next += 1
+                }
+            }
+            return failures
+        }
+        await engine.shutdown()
+        let elapsed = ContinuousClock.now - started
+        let after = ResourceUsage.now()
+        let requests = hosts * requestsPerHost
+        let cpu = after.cpuSeconds - before.cpuSeconds
+        print(
+            "RESULT requests=\(requests) failures=\(failures) wall=\(elapsed.inSeconds) cpu=\(cpu) "
+                + "maxrss_kb=\(after.maxRSSKilobytes)")
+    }
+
+    /// Fetches one host's four URLs; returns how many failed.
+    private static func fetchHost(
+        _ index: Int, engine: CurlEngine, rule: ConnectToRule, caFile: String, http1: Bool
+    )
+        async -> Int
+    {
+        var request = HTTPRequest(
+            url: "https://d\(index).bench.test/apple-app-site-association",
+            userAgent: "aasa-monitor-benchmark",
+            maxBodyBytes: 131_072,
+            connectTo: [rule],
+            trust: .only(caFile: caFile),
+            httpVersion: http1 ? .http1_1Only : .http2PreferredOverTLS
+        )
+        request.timeout = .seconds(60)
+        let warmRequest = request
+        var failures = await fetch(request, engine: engine)
+        if http1 {
+            for _ in 1..<requestsPerHost { failures += await fetch(request, engine: engine) }
+        } else {
+            failures += await withTaskGroup(of: Int.self) { group in
+                for _ in 1..<requestsPerHost { group.addTask { await fetch(warmRequest, engine: engine) } }
+                return await group.reduce(0, +)
+            }
+        }
+        return failures
+    }
+
+    private static func fetch(_ request: HTTPRequest, engine: CurlEngine) async -> Int {
+        do {
+            return try await engine.perform(request).status == 200 ? 0 : 1
+        } catch {
+            FileHandle.standardError.write(Data("request failed: \(error)\n".utf8))
+            return 1
+        }
+    }
+}
+
+/// CPU time and peak memory of this process, from `getrusage(RUSAGE_SELF)`.
+struct ResourceUsage {
+    var cpuSeconds: Double
+    var maxRSSKilobytes: Int
+
+    static func now() -> ResourceUsage {
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        let user = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+        let system = Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+        return ResourceUsage(cpuSeconds: user + system, maxRSSKilobytes: Int(usage.ru_maxrss))
+    }
+}

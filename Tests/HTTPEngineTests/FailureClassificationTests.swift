@@ -1,0 +1,169 @@
+import Foundation
+import HTTPEngine
+import TestSupport
+import Testing
+
+@Suite("Classifying failures")
+struct FailureClassificationTests {
+    @Test("an expired certificate is tls.expired, described by a second handshake")
+    func expired() async throws {
+        try await withFixtureServer(certificate: .expired(for: "origin.test"), routes: [FixtureRoute("/", .text("x"))])
+        { server in
+            try await withCurlEngine { engine in
+                let failure = try await expectFailure(
+                    try fixtureRequest("https://origin.test/", server: server), on: engine)
+                #expect(failure.kind == .tlsExpired)
+                #expect(failure.identifier == "tls.expired")
+                #expect(failure.validityProblem == .expired)
+                #expect(failure.curlCode == 60)
+                #expect(failure.verifyResult == 10)
+                #expect(failure.curlMessage.contains("expired"))
+                let leaf = try #require(failure.certificateChain.first)
+                #expect(leaf.subject == server.certificate.subject)
+                #expect(leaf.notAfter == server.certificate.notAfter)
+                #expect(leaf.isExpired(at: Date()))
+                #expect(server.requests.allSatisfy { $0.method == "HEAD" }, "the describing request reads no body")
+            }
+        }
+    }
+
+    @Test("a not-yet-valid certificate is tls.expired with the not-yet-valid reason")
+    func notYetValid() async throws {
+        try await withFixtureServer(
+            certificate: .notYetValid(for: "origin.test"), routes: [FixtureRoute("/", .text("x"))]
+        ) { server in
+            try await withCurlEngine { engine in
+                let failure = try await expectFailure(
+                    try fixtureRequest("https://origin.test/", server: server), on: engine)
+                #expect(failure.kind == .tlsExpired)
+                #expect(failure.validityProblem == .notYetValid)
+                #expect(failure.verifyResult == 9)
+                let leaf = try #require(failure.certificateChain.first)
+                #expect(leaf.notBefore == server.certificate.notBefore)
+                #expect(leaf.isNotYetValid(at: Date()))
+            }
+        }
+    }
+
+    @Test("a certificate from an unknown CA is tls.untrusted, with its issuer described")
+    func untrusted() async throws {
+        try await withFixtureServer(
+            certificate: .untrusted(for: "origin.test"), routes: [FixtureRoute("/", .text("x"))]
+        ) { server in
+            try await withCurlEngine { engine in
+                let failure = try await expectFailure(
+                    try fixtureRequest("https://origin.test/", server: server), on: engine)
+                #expect(failure.kind == .tlsUntrusted)
+                #expect(failure.identifier == "tls.untrusted")
+                #expect([18, 19, 20, 21].contains(failure.verifyResult))
+                let leaf = try #require(failure.certificateChain.first)
+                #expect(leaf.issuer == "CN=Untrusted Stranger CA")
+                #expect(leaf.subjectAlternativeNames == ["origin.test"])
+            }
+        }
+    }
+
+    @Test("a certificate for another name is tls.hostname, with the chain it presented", arguments: [false, true])
+    func wrongHost(readsChain: Bool) async throws {
+        try await withFixtureServer(
+            certificate: .wrongHost(for: "origin.test"), routes: [FixtureRoute("/", .text("x"))]
+        ) { server in
+            try await withCurlEngine { engine in
+                var request = try fixtureRequest("https://origin.test/", server: server)
+                request.readsCertificateChain = readsChain
+                let failure = try await expectFailure(request, on: engine)
+                #expect(failure.kind == .tlsHostname)
+                #expect(failure.identifier == "tls.hostname")
+                #expect(failure.curlCode == 60)
+                let leaf = try #require(failure.certificateChain.first)
+                #expect(leaf.subjectAlternativeNames == ["wrong-host.test"])
+            }
+        }
+    }
+
+    /// How an oversized body arrives.
+    enum OversizedBody: String, CaseIterable {
+        /// 1 MiB without a length: only the write callback can stop it (libcurl 7.88).
+        case chunked
+        /// A declared Content-Length over the cap: MAXFILESIZE_LARGE refuses it up front.
+        case declared
+
+        var response: FixtureResponse {
+            switch self {
+            case .chunked: .chunked(totalBytes: 1 << 20)
+            case .declared: FixtureResponse(body: .bytes(Array(repeating: 0x61, count: 200_000)))
+            }
+        }
+    }
+
+    @Test("a body over the cap is too_large, whether chunked or declared", arguments: OversizedBody.allCases)
+    func tooLarge(body: OversizedBody) async throws {
+        let response = body.response
+        try await withFixtureServer(certificate: .valid(for: "origin.test"), routes: [FixtureRoute("/big", response)]) {
+            server in
+            try await withCurlEngine { engine in
+                var request = try fixtureRequest("https://origin.test/big", server: server)
+                request.maxBodyBytes = 131_072
+                let failure = try await expectFailure(request, on: engine)
+                #expect(failure.kind == .tooLarge)
+                #expect(failure.identifier == "too_large")
+                #expect(failure.curlCode == (body == .chunked ? 23 : 63), "write error or file size exceeded")
+                #expect(failure.status == 200)
+            }
+        }
+    }
+
+    @Test("a body exactly at the cap is accepted")
+    func bodyAtCap() async throws {
+        try await withFixtureServer(
+            certificate: .valid(for: "origin.test"), routes: [FixtureRoute("/", .chunked(totalBytes: 131_072))]
+        ) { server in
+            try await withCurlEngine { engine in
+                var request = try fixtureRequest("https://origin.test/", server: server)
+                request.maxBodyBytes = 131_072
+                #expect(try await engine.perform(request).body.count == 131_072)
+            }
+        }
+    }
+
+    @Test("a server that never answers is a timeout")
+    func timeout() async throws {
+        try await withFixtureServer(certificate: .valid(for: "origin.test"), routes: [FixtureRoute("/", .never)]) {
+            server in
+            try await withCurlEngine { engine in
+                var request = try fixtureRequest("https://origin.test/", server: server)
+                request.timeout = .milliseconds(500)
+                let started = ContinuousClock.now
+                let failure = try await expectFailure(request, on: engine)
+                #expect(failure.kind == .timeout)
+                #expect(failure.curlCode == 28)
+                #expect(ContinuousClock.now - started < .seconds(5))
+            }
+        }
+    }
+
+    @Test("a refused connection is connect")
+    func refused() async throws {
+        let port = try await refusedPort()
+        try await withCurlEngine { engine in
+            let request = HTTPRequest(
+                url: "https://refused.test/",
+                connectTo: [try ConnectToRule(parsing: "refused.test:443:127.0.0.1:\(port)")])
+            let failure = try await expectFailure(request, on: engine)
+            #expect(failure.kind == .connect)
+            #expect(failure.curlCode == 7)
+        }
+    }
+
+    @Test("a name that does not resolve is dns, and fails fast")
+    func unresolvable() async throws {
+        try await withCurlEngine { engine in
+            let started = ContinuousClock.now
+            let failure = try await expectFailure(HTTPRequest(url: "https://nonexistent.invalid/"), on: engine)
+            #expect(failure.kind == .dns)
+            #expect(failure.identifier == "dns")
+            #expect(failure.curlCode == 6)
+            #expect(ContinuousClock.now - started < .seconds(5))
+        }
+    }
+}
