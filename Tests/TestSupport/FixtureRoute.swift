@@ -45,6 +45,10 @@ public struct FixtureResponse: Sendable {
     public var delay: Duration
     /// Never answer at all (the client must time out).
     public var neverAnswers: Bool
+    /// Bytes written to the connection as they are, instead of a response built from the fields above; for
+    /// responses NIO's encoder would refuse (a header line without a colon, invalid UTF-8, a `1xx` before the
+    /// final answer, headers and then silence). HTTP/1.1 only.
+    public var rawHTTP1: [UInt8]?
 
     /// Creates an answer.
     public init(
@@ -52,13 +56,15 @@ public struct FixtureResponse: Sendable {
         headers: [(String, String)] = [],
         body: Body = .bytes([]),
         delay: Duration = .zero,
-        neverAnswers: Bool = false
+        neverAnswers: Bool = false,
+        rawHTTP1: [UInt8]? = nil
     ) {
         self.status = status
         self.headers = headers
         self.body = body
         self.delay = delay
         self.neverAnswers = neverAnswers
+        self.rawHTTP1 = rawHTTP1
     }
 
     /// A 200 (or `status`) with a UTF-8 body.
@@ -74,6 +80,11 @@ public struct FixtureResponse: Sendable {
     /// A 200 whose body of `totalBytes` arrives chunked, without a declared length.
     public static func chunked(totalBytes: Int, chunkBytes: Int = 16_384) -> FixtureResponse {
         FixtureResponse(body: .chunked(totalBytes: totalBytes, chunkBytes: chunkBytes))
+    }
+
+    /// Writes `bytes` verbatim on an HTTP/1.1 connection (see `rawHTTP1`); the connection then stays open.
+    public static func raw(_ bytes: [UInt8]) -> FixtureResponse {
+        FixtureResponse(rawHTTP1: bytes)
     }
 
     /// Accepts the request and never answers.

@@ -58,6 +58,10 @@ final class FixtureRouteHandler: ChannelInboundHandler {
     }
 
     private func write(_ response: FixtureResponse, method: String, context: ChannelHandlerContext) {
+        if let raw = response.rawHTTP1 {
+            writeRaw(raw, context: context)
+            return
+        }
         var headers = HTTPHeaders()
         for (name, value) in response.headers { headers.add(name: name, value: value) }
         switch response.body {
@@ -90,6 +94,19 @@ final class FixtureRouteHandler: ChannelInboundHandler {
             }
         }
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+    }
+}
+
+extension FixtureRouteHandler {
+    /// Writes bytes under the HTTP codec: through the handler just above TLS, so they are encrypted but not
+    /// encoded. On an HTTP/2 stream there is no such handler, and the stream is reset instead.
+    private func writeRaw(_ bytes: [UInt8], context: ChannelHandlerContext) {
+        guard let tls = try? context.channel.pipeline.syncOperations.context(handlerType: HandshakeObserver.self)
+        else {
+            context.close(promise: nil)
+            return
+        }
+        tls.writeAndFlush(NIOAny(context.channel.allocator.buffer(bytes: bytes)), promise: nil)
     }
 }
 
