@@ -74,6 +74,8 @@ final class TransferLoop {
     }
 
     private func start(ticket: TransferTicket, purpose: Transfer.Purpose) {
+        // A caller that cancelled has its answer already; do not start (or describe) anything for it.
+        guard !ticket.isFinished else { return }
         do {
             let caFile = try trustStore.caFile(for: ticket.request.trust, url: ticket.request.url)
             let transfer = try Transfer(ticket: ticket, purpose: purpose, caFile: caFile)

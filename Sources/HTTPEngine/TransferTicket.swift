@@ -12,7 +12,7 @@ final class TransferTicket: Sendable {
         case created
         /// Cancelled before the continuation arrived; `attach` answers with `CancellationError`.
         case cancelledEarly
-        /// Waiting for the loop thread (or a cancellation) to finish it.
+        /// Waiting for the loop thread (or a cancellation, which finishes it at once) to finish it.
         case waiting(CheckedContinuation<HTTPResponse, any Error>)
         /// Resumed; nothing more happens.
         case finished
@@ -46,19 +46,28 @@ final class TransferTicket: Sendable {
         return !cancelled
     }
 
-    /// Records a cancellation. Returns `true` when the loop thread must be told (the request is in its hands).
+    /// Records a cancellation and, when the request was waiting, answers it with `CancellationError` at once.
+    /// Returns `true` when the loop thread must be told, so it removes the transfer (or skips it when it arrives).
+    ///
+    /// Answering here rather than on the loop thread closes a race: the cancellation handler can run after
+    /// `attach` but before `submit` reaches the inbox, and a loop turn between the two would find no transfer for
+    /// the id, drop the cancellation, and then run the late submission to completion.
     func requestCancellation() -> Bool {
-        state.withLock { state in
+        let continuation = state.withLock { state -> CheckedContinuation<HTTPResponse, any Error>? in
             switch state {
             case .created:
                 state = .cancelledEarly
-                return false
-            case .waiting:
-                return true
+                return nil
+            case .waiting(let continuation):
+                state = .finished
+                return continuation
             case .cancelledEarly, .finished:
-                return false
+                return nil
             }
         }
+        guard let continuation else { return false }
+        continuation.resume(throwing: CancellationError())
+        return true
     }
 
     /// Whether a result was already delivered (for example by a cancellation), so the loop can skip it.

@@ -36,6 +36,30 @@ struct LifecycleTests {
         }
     }
 
+    @Test("cancellations racing their submissions all end promptly with CancellationError")
+    func cancellationsRacingSubmission() async throws {
+        try await withFixtureServer(certificate: .valid(for: "origin.test"), routes: [FixtureRoute("/hang", .never)]) {
+            server in
+            try await withCurlEngine { engine in
+                var hanging = try fixtureRequest("https://origin.test/hang", server: server)
+                hanging.timeout = .seconds(60)
+                let request = hanging
+                let started = ContinuousClock.now
+                // Cancelling at varied points around submission; a cancellation lost in the inbox would leave its
+                // request hanging until the 60-second timeout.
+                await withTaskGroup(of: Void.self) { group in
+                    for index in 0..<200 {
+                        let task = Task { try await engine.perform(request) }
+                        for _ in 0..<(index % 4) { await Task.yield() }
+                        task.cancel()
+                        group.addTask { await #expect(throws: CancellationError.self) { try await task.value } }
+                    }
+                }
+                #expect(ContinuousClock.now - started < .seconds(10))
+            }
+        }
+    }
+
     @Test("shutdown fails in-flight requests with a shutdown error and refuses new ones")
     func shutdownWithRequestsInFlight() async throws {
         try await withFixtureServer(certificate: .valid(for: "origin.test"), routes: [FixtureRoute("/hang", .never)]) {
