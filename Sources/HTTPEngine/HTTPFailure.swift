@@ -43,8 +43,9 @@ public struct HTTPFailure: Error, Sendable, Hashable, CustomStringConvertible {
     public var verifyResult: Int
     /// For `tlsExpired`, which way the validity period was missed.
     public var validityProblem: ValidityProblem?
-    /// The rejected certificate chain, leaf first: read from the failing handshake for `tlsHostname`, from a
-    /// second, non-verifying handshake for `tlsExpired` and `tlsUntrusted`; empty when it could not be read.
+    /// The rejected certificate chain, leaf first: for `tlsExpired` and `tlsUntrusted` from a second,
+    /// non-verifying handshake (`HTTPRequest.describesRejectedCertificate`); for `tlsHostname` from the failing
+    /// handshake itself, when `HTTPRequest.readsCertificateChain` was set. Empty when it could not be read.
     public var certificateChain: [CertificateSummary]
     /// The status code when a response had started before the failure (for example `tooLarge`), else `nil`.
     public var status: Int?

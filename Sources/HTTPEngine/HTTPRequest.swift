@@ -37,8 +37,10 @@ public struct HTTPRequest: Sendable, Hashable {
     /// resumption: use it for the first request to a host, not for every request.
     public var readsCertificateChain: Bool
     /// When verification fails because the certificate is expired, not yet valid or untrusted, make a second,
-    /// non-verifying handshake whose only purpose is to describe the certificate in the failure. Its body is
-    /// never read.
+    /// non-verifying handshake whose only purpose is to describe the certificate in the failure.
+    ///
+    /// It connects afresh, sends no HTTP request (so none of this request's headers or body reach a server that
+    /// failed verification), closes the connection afterwards and runs within what is left of `timeout`.
     public var describesRejectedCertificate: Bool
     /// Which HTTP version to negotiate.
     public var httpVersion: HTTPVersionPreference

@@ -18,17 +18,24 @@ extension Transfer {
             try set(CURLOPT_PROTOCOLS_STR, "https", "PROTOCOLS_STR")
             try set(CURLOPT_REDIR_PROTOCOLS_STR, "https", "REDIR_PROTOCOLS_STR")
         }
-        try set(CURLOPT_TIMEOUT_MS, Self.milliseconds(request.timeout), "TIMEOUT_MS")
-        try set(CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(request.connectTimeout), "CONNECTTIMEOUT_MS")
-        if let maxBodyBytes = request.maxBodyBytes {
-            try check(
-                aasa_curl_easy_setopt_off(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(maxBodyBytes)),
-                "MAXFILESIZE_LARGE")
+        switch purpose {
+        case .fetch:
+            try setTimeouts(total: request.timeout, connect: request.connectTimeout)
+            if let maxBodyBytes = request.maxBodyBytes {
+                try check(
+                    aasa_curl_easy_setopt_off(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(maxBodyBytes)),
+                    "MAXFILESIZE_LARGE")
+            }
+            if let userAgent = request.userAgent {
+                try set(CURLOPT_USERAGENT, userAgent, "USERAGENT")
+            }
+            try setHeaderList(request.headers)
+            try setMethodAndBody(request)
+        case .describe(_, let remaining):
+            // Only what is left of the caller's limit. The caller's method, headers and body are never set: this
+            // handshake talks to a server that failed verification and must not receive credentials or a webhook.
+            try setTimeouts(total: remaining, connect: min(request.connectTimeout, remaining))
         }
-        if let userAgent = request.userAgent {
-            try set(CURLOPT_USERAGENT, userAgent, "USERAGENT")
-        }
-        try setHeaderList(request.headers)
         try setConnectTo(request)
         // One CA file and no CA directory: Debian's default CAPATH makes libcurl re-read the trust store for every
         // connection, while a CAINFO file is parsed once and cached per multi handle.
@@ -38,7 +45,6 @@ extension Transfer {
         try set(CURLOPT_PIPEWAIT, 1, "PIPEWAIT")
         let version = request.httpVersion == .http1_1Only ? CURL_HTTP_VERSION_1_1 : CURL_HTTP_VERSION_2TLS
         try set(CURLOPT_HTTP_VERSION, Int(version), "HTTP_VERSION")
-        try setMethodAndBody(request)
         switch purpose {
         case .fetch:
             if request.readsCertificateChain { try setReadsCertificateChain() }
@@ -55,14 +61,21 @@ extension Transfer {
     }
 
     /// The second handshake that describes a rejected certificate: verification off so the handshake completes
-    /// and libcurl records the chain; a HEAD request whose body is refused anyway; its connection is never
-    /// reused by a verifying transfer (FORBID_REUSE), and nothing from it but the chain is used.
+    /// and libcurl records the chain; CONNECT_ONLY, so no HTTP request at all reaches the unverified server (a
+    /// HEAD request would have carried the caller's custom method, headers and body); a fresh connection that is
+    /// closed afterwards (FORBID_REUSE) and no TLS session cache, so nothing unverified is ever reused; and
+    /// nothing from it but the chain is used.
     private func setDescribeOnly() throws(HTTPEngineError) {
         try setReadsCertificateChain()
         try set(CURLOPT_SSL_VERIFYPEER, 0, "SSL_VERIFYPEER")
         try set(CURLOPT_SSL_VERIFYHOST, 0, "SSL_VERIFYHOST")
         try set(CURLOPT_FORBID_REUSE, 1, "FORBID_REUSE")
-        try set(CURLOPT_NOBODY, 1, "NOBODY")
+        try set(CURLOPT_CONNECT_ONLY, 1, "CONNECT_ONLY")
+    }
+
+    private func setTimeouts(total: Duration, connect: Duration) throws(HTTPEngineError) {
+        try set(CURLOPT_TIMEOUT_MS, Self.milliseconds(total), "TIMEOUT_MS")
+        try set(CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(connect), "CONNECTTIMEOUT_MS")
     }
 
     private func setCallbacks(userdata: UnsafeMutableRawPointer) throws(HTTPEngineError) {

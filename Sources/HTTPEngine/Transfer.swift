@@ -11,13 +11,16 @@ final class Transfer {
     enum Purpose {
         /// The caller's request.
         case fetch
-        /// A non-verifying handshake that only reads the certificate chain of `failure`'s server.
-        case describe(HTTPFailure)
+        /// A non-verifying handshake that only reads the certificate chain of `failure`'s server, within what is
+        /// left of the request's timeout (`remaining`), so the caller's limit holds for both handshakes together.
+        case describe(HTTPFailure, remaining: Duration)
     }
 
     let ticket: TransferTicket
     let purpose: Purpose
     let easy: UnsafeMutableRawPointer
+    /// When the handle was created and handed to the multi handle, where libcurl's `TIMEOUT_MS` starts counting.
+    let startedAt = ContinuousClock.now
     /// libcurl's `CURLOPT_ERRORBUFFER`; must outlive the handle.
     let errorBuffer: UnsafeMutablePointer<CChar>
     var headerList: UnsafeMutablePointer<curl_slist>?

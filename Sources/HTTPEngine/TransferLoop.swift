@@ -86,7 +86,7 @@ final class TransferLoop {
             }
             active[ticket.id] = transfer
         } catch {
-            if case .describe(let failure) = purpose {
+            if case .describe(let failure, _) = purpose {
                 ticket.finish(.failure(failure))
             } else {
                 ticket.finish(.failure(error))
@@ -119,31 +119,30 @@ final class TransferLoop {
         case (.fetch, .response(let response)):
             transfer.ticket.finish(.success(response))
         case (.fetch, .failure(let failure)):
-            if transfer.ticket.request.describesRejectedCertificate, failure.certificateChain.isEmpty,
-                [.tlsExpired, .tlsUntrusted, .tlsHostname].contains(failure.kind)
+            // Only expired, not-yet-valid and untrusted certificates abort the handshake before libcurl records the
+            // chain. A wrong host name is found after it, so its chain comes from the failing transfer itself when
+            // the caller asked for chains (CERTINFO); an unverified second handshake is not worth it there.
+            let request = transfer.ticket.request
+            let remaining = request.timeout - (ContinuousClock.now - transfer.startedAt)
+            if request.describesRejectedCertificate, failure.certificateChain.isEmpty,
+                [.tlsExpired, .tlsUntrusted].contains(failure.kind), remaining >= .milliseconds(1)
             {
-                start(ticket: transfer.ticket, purpose: .describe(failure))
+                start(ticket: transfer.ticket, purpose: .describe(failure, remaining: remaining))
             } else {
                 transfer.ticket.finish(.failure(failure))
             }
-        case (.describe(var failure), _):
+        case (.describe(var failure, _), _):
             failure.certificateChain = transfer.certificateChain()
             transfer.ticket.finish(.failure(failure))
         }
     }
 
+    /// Removes a cancelled transfer. Its caller was already answered (`TransferTicket.requestCancellation`); a
+    /// ticket still queued, or submitted after its cancellation, is finished and so skipped by `startQueued`.
     private func cancel(_ id: UInt64) {
-        if let transfer = active.removeValue(forKey: id) {
-            // Removing the handle mid-transfer closes its connection (HTTP/1.1) or resets its stream (HTTP/2).
-            curl_multi_remove_handle(multi, transfer.easy)
-            transfer.ticket.finish(.failure(CancellationError()))
-            return
-        }
-        // Still queued: finish it now; `startQueued` skips finished tickets.
-        for index in queueHead..<queue.count where queue[index].id == id {
-            queue[index].finish(.failure(CancellationError()))
-            return
-        }
+        guard let transfer = active.removeValue(forKey: id) else { return }
+        // Removing the handle mid-transfer closes its connection (HTTP/1.1) or resets its stream (HTTP/2).
+        curl_multi_remove_handle(multi, transfer.easy)
     }
 
     private func failEverything() {

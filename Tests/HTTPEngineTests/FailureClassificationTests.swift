@@ -22,7 +22,27 @@ struct FailureClassificationTests {
                 #expect(leaf.subject == server.certificate.subject)
                 #expect(leaf.notAfter == server.certificate.notAfter)
                 #expect(leaf.isExpired(at: Date()))
-                #expect(server.requests.allSatisfy { $0.method == "HEAD" }, "the describing request reads no body")
+                #expect(server.requests.isEmpty, "the describing handshake sends no HTTP request")
+            }
+        }
+    }
+
+    @Test("the describing handshake connects afresh and never sends the caller's method, headers or body")
+    func describingHandshakeSendsNothing() async throws {
+        try await withFixtureServer(
+            certificate: .expired(for: "hooks.test"), routes: [FixtureRoute("/hook", .text(""))]
+        ) { server in
+            try await withCurlEngine { engine in
+                var request = try fixtureRequest("https://hooks.test/hook", server: server, host: "hooks.test")
+                request.method = "PUT"
+                request.headers = ["Authorization": "Bearer secret-token"]
+                request.body = Array("{}".utf8)
+                let failure = try await expectFailure(request, on: engine)
+                #expect(failure.kind == .tlsExpired)
+                #expect(!failure.certificateChain.isEmpty)
+                #expect(server.activity.connectionsAccepted == 2, "a new connection for the second handshake")
+                try await server.waitUntil("the describing handshake") { $0.tlsHandshakesCompleted == 1 }
+                #expect(server.requests.isEmpty, "no request, so no credentials, reached the unverified server")
             }
         }
     }
@@ -63,7 +83,9 @@ struct FailureClassificationTests {
         }
     }
 
-    @Test("a certificate for another name is tls.hostname, with the chain it presented", arguments: [false, true])
+    @Test(
+        "a certificate for another name is tls.hostname, with its chain only when chains are read",
+        arguments: [false, true])
     func wrongHost(readsChain: Bool) async throws {
         try await withFixtureServer(
             certificate: .wrongHost(for: "origin.test"), routes: [FixtureRoute("/", .text("x"))]
@@ -75,8 +97,13 @@ struct FailureClassificationTests {
                 #expect(failure.kind == .tlsHostname)
                 #expect(failure.identifier == "tls.hostname")
                 #expect(failure.curlCode == 60)
-                let leaf = try #require(failure.certificateChain.first)
-                #expect(leaf.subjectAlternativeNames == ["wrong-host.test"])
+                #expect(server.activity.connectionsAccepted == 1, "no second, non-verifying handshake")
+                if readsChain {
+                    let leaf = try #require(failure.certificateChain.first)
+                    #expect(leaf.subjectAlternativeNames == ["wrong-host.test"])
+                } else {
+                    #expect(failure.certificateChain.isEmpty)
+                }
             }
         }
     }
