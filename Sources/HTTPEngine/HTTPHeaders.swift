@@ -47,6 +47,12 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
         fields.append(Field(name: name, value: value))
     }
 
+    /// Appends `text` to the last field's value in place (an obsolete folded header line); no-op when empty.
+    mutating func appendToLastValue(_ text: String) {
+        guard !fields.isEmpty else { return }
+        fields[fields.count - 1].value += text
+    }
+
     /// Removes every field with this name (any case).
     public mutating func remove(_ name: String) {
         fields.removeAll { Self.namesMatch($0.name, name) }

@@ -163,9 +163,14 @@ extension Transfer {
         return (host, port)
     }
 
-    private static func milliseconds(_ duration: Duration) -> Int {
+    /// Whole milliseconds for a libcurl `long` timeout, at least 1 (0 would mean "no limit"). Clamped to
+    /// `Int32.max` ms (about 24 days) first, so a huge `Duration` cannot overflow `seconds * 1000` and trap.
+    static func milliseconds(_ duration: Duration) -> Int {
+        let limit = Int64(Int32.max)
         let parts = duration.components
-        return max(1, Int(parts.seconds) * 1000 + Int(parts.attoseconds / 1_000_000_000_000_000))
+        guard parts.seconds >= 0 else { return 1 }
+        guard parts.seconds < limit / 1000 else { return Int(limit) }
+        return max(1, Int(parts.seconds * 1000 + parts.attoseconds / 1_000_000_000_000_000))
     }
 
     private func set(_ option: CURLoption, _ value: Int, _ name: String) throws(HTTPEngineError) {

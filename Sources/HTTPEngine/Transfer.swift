@@ -30,6 +30,8 @@ final class Transfer {
     var headers = HTTPHeaders()
     /// Set when the write callback refused data over `maxBodyBytes`, to tell a cap from another write error.
     var exceededBodyLimit = false
+    /// Whether the next header line starts a block (the first line, or the line after a blank one).
+    private var atHeaderBlockStart = true
 
     init(ticket: TransferTicket, purpose: Purpose, caFile: String) throws(HTTPEngineError) {
         guard let easy = curl_easy_init() else {
@@ -78,18 +80,21 @@ final class Transfer {
 
     /// Records one header line. libcurl also passes the status line and the blank line ending the headers; a
     /// status line starts a new header block (after `100 Continue`, only the final response's headers remain).
+    /// Only a line right after a blank line (or the first) can be a status line: an `HTTP/…` line in the middle
+    /// of a block is a malformed header, not a reason to forget the fields before it.
     func receiveHeaderLine(_ data: UnsafeMutablePointer<CChar>, count: Int) -> Int {
         let line = data.withMemoryRebound(to: UInt8.self, capacity: count) { bytes in
             String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
         }
         // `\r\n` is one Character (a grapheme cluster), so test `isNewline` rather than "\r" and "\n".
         let trimmed = line.droppingTrailing { $0.isNewline }
-        if trimmed.hasPrefix("HTTP/") {
+        defer { atHeaderBlockStart = trimmed.isEmpty }
+        if trimmed.hasPrefix("HTTP/") && atHeaderBlockStart {
             headers = HTTPHeaders()
-        } else if let first = trimmed.first, first == " " || first == "\t", var last = headers.fields.last {
-            // An obsolete folded continuation line (RFC 9112 §5.2): part of the previous value.
-            last.value += " " + trimmed.droppingLeading { $0 == " " || $0 == "\t" }
-            headers = HTTPHeaders(headers.fields.dropLast() + [last])
+        } else if let first = trimmed.first, first == " " || first == "\t", headers.count > 0 {
+            // An obsolete folded continuation line (RFC 9112 §5.2): part of the previous value. Appended in place:
+            // rebuilding the field list per line made a hostile run of folded lines quadratic on the engine thread.
+            headers.appendToLastValue(" " + trimmed.droppingLeading { $0 == " " || $0 == "\t" })
         } else if let colon = trimmed.firstIndex(of: ":") {
             let name = String(trimmed[..<colon])
             let value = trimmed[trimmed.index(after: colon)...]
