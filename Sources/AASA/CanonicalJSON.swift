@@ -39,11 +39,7 @@ public enum CanonicalJSON {
 
     /// The members of an object with duplicates resolved (last wins) and keys sorted by UTF-8 bytes.
     static func resolvedMembers(_ members: [JSONMember]) -> [JSONMember] {
-        var lastIndex: [String: Int] = [:]
-        for (index, member) in members.enumerated() { lastIndex[member.key] = index }
-        return lastIndex.values.sorted { lhs, rhs in
-            members[lhs].key.utf8.lexicographicallyPrecedes(members[rhs].key.utf8)
-        }.map { members[$0] }
+        JSONMember.resolved(members).sorted { lhs, rhs in lhs.key.utf8.lexicographicallyPrecedes(rhs.key.utf8) }
     }
 
     /// A JSON string literal in canonical spelling.

@@ -38,17 +38,7 @@ struct DocumentBuilder {
     /// Members with duplicates resolved (the last value wins) but kept at the first key's position, so findings
     /// follow the order a person reads the file in.
     static func resolved(_ members: [JSONMember]) -> [JSONMember] {
-        var firstIndex: [String: Int] = [:]
-        var result: [JSONMember] = []
-        for member in members {
-            if let index = firstIndex[member.key] {
-                result[index].value = member.value
-            } else {
-                firstIndex[member.key] = result.count
-                result.append(member)
-            }
-        }
-        return result
+        JSONMember.resolved(members)
     }
 
     private mutating func appLinks(_ value: JSONValue, at path: String) -> AppLinksService? {

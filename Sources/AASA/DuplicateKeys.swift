@@ -14,15 +14,18 @@ enum DuplicateKeys {
                     stack.append((element, JSONPath.index(path, index)))
                 }
             case .object(let members):
-                var seen: [String: Int] = [:]
-                for member in members { seen[member.key, default: 0] += 1 }
-                var reported: Set<String> = []
-                for member in members where seen[member.key, default: 0] > 1 && !reported.contains(member.key) {
-                    reported.insert(member.key)
+                // Keys compare by their bytes, as in `JSONMember.resolved`: "é" and "e\u{301}" are two keys.
+                var seen: [[UInt8]: Int] = [:]
+                for member in members { seen[Array(member.key.utf8), default: 0] += 1 }
+                var reported: Set<[UInt8]> = []
+                for member in members {
+                    let key = Array(member.key.utf8)
+                    let count = seen[key, default: 0]
+                    guard count > 1, reported.insert(key).inserted else { continue }
                     findings.append(
                         Finding(
                             code: "aasa.duplicate_key", severity: .warning, path: JSONPath.child(path, member.key),
-                            message: "\"\(member.key)\" appears \(seen[member.key, default: 0]) times in this "
+                            message: "\"\(member.key)\" appears \(count) times in this "
                                 + "object; Apple uses the last one, other parsers may not: keep only one"
                         ))
                 }

@@ -29,7 +29,7 @@ public indirect enum JSONValue: Sendable, Hashable {
     /// `JSONSerialization`, which Apple's fetcher uses.
     public subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
-        return members.last(where: { $0.key == key })?.value
+        return members.last(where: { $0.key.utf8.elementsEqual(key.utf8) })?.value
     }
 }
 
@@ -41,5 +41,29 @@ public struct JSONMember: Sendable, Hashable {
     public init(key: String, value: JSONValue) {
         self.key = key
         self.value = value
+    }
+}
+
+extension JSONMember {
+    /// The members with duplicate keys resolved as Foundation's parser (and so Apple) resolves them: the last value
+    /// wins. Each key stays at the position of its first occurrence, so findings follow the order a person reads.
+    ///
+    /// Keys are told apart by their exact UTF-8 bytes, not with Swift's `==`, which treats canonically equivalent
+    /// strings (`"\u{E9}"` and `"e\u{301}"`) as equal: Foundation's dictionaries keep those as two keys, so merging
+    /// them would give two documents of different meaning one canonical form.
+    static func resolved(_ members: [JSONMember]) -> [JSONMember] {
+        var firstIndex: [[UInt8]: Int] = [:]
+        var result: [JSONMember] = []
+        result.reserveCapacity(members.count)
+        for member in members {
+            let key = Array(member.key.utf8)
+            if let index = firstIndex[key] {
+                result[index].value = member.value
+            } else {
+                firstIndex[key] = result.count
+                result.append(member)
+            }
+        }
+        return result
     }
 }

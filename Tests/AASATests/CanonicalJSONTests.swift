@@ -22,6 +22,21 @@ struct CanonicalJSONTests {
         #expect(CanonicalJSON.text(of: value) == #"{"Z":null,"a":[2,1],"b":3,"é":0}"#)
     }
 
+    @Test("keys that differ only in Unicode normalization stay two keys, as in Foundation's dictionaries")
+    func canonicallyEquivalentKeys() throws {
+        // "\u00e9" (precomposed) and "e\u0301" (decomposed) are equal as Swift strings but distinct keys to Apple:
+        // dropping one of them would give both documents below the same hash.
+        let both = try JSONParser().parse(Array(#"{"\u00e9": 1, "e\u0301": 2}"#.utf8))
+        let one = try JSONParser().parse(Array(#"{"e\u0301": 2}"#.utf8))
+        #expect(CanonicalJSON.hash(of: both) != CanonicalJSON.hash(of: one))
+        #expect(CanonicalJSON.bytes(of: both) == Array("{\"e\u{301}\":2,\"\u{e9}\":1}".utf8))
+        #expect(ParserTestSupport.lint(#"{"webcredentials": {"apps": []}, "\u00e9": 1, "e\u0301": 2}"#).isEmpty)
+        let variables = try #require(
+            ParserTestSupport.document(
+                #"{"applinks": {"details": [], "substitutionVariables": {"\u00e9": ["a"], "e\u0301": ["b"]}}}"#))
+        #expect(variables.applinks?.substitutionVariables.count == 2)
+    }
+
     @Test("strings escape only what JSON requires")
     func strings() {
         let value = JSONValue.string("a\"b\\c/\u{1}\n\t\u{8}\u{c}\r\u{7f}é😀\u{2028}")
