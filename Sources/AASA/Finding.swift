@@ -31,4 +31,18 @@ public struct Finding: Sendable, Hashable, Codable {
         self.path = path
         self.message = message
     }
+
+    private enum CodingKeys: String, CodingKey {
+        case code, severity, path, message
+    }
+
+    /// Writes `path` even when it is `nil` (as `null`, for a finding about the body as a whole), so every finding
+    /// in `lint --json` has the same keys and scripts can rely on `findings[].path` (json-output.md).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(code, forKey: .code)
+        try container.encode(severity, forKey: .severity)
+        try container.encode(path, forKey: .path)
+        try container.encode(message, forKey: .message)
+    }
 }

@@ -72,6 +72,26 @@ struct CommandTests {
         #expect(findings.first?["severity"] as? String == "error")
         #expect(findings.first?["message"] as? String != nil)
         #expect(findings.last?["path"] as? String == "$.applinks.details[0].appIDs[0]")
+        // A finding about the body as a whole still has the key, as null.
+        #expect(findings.first?.keys.contains("path") == true)
+        #expect(findings.first?["path"] is NSNull)
+    }
+
+    @Test("match exits 0 whatever the decisions and 2 for bad usage, and --json always has a rule key")
+    func matchCommand() throws {
+        let file = Self.corpus("001")
+        let missingApp = try Self.run(["match", "--file", file, "https://example.com/"])
+        #expect(missingApp.status == 2)
+        #expect(try Self.run(["match", "--file", file, "--app", "A1B2C3D4E5.x"]).status == 2)
+        #expect(
+            try Self.run(["match", "--file", "/nonexistent", "--app", "A1B2C3D4E5.x", "https://e.com/"]).status == 2)
+        #expect(try Self.run(["match", "--file", file, "--app", "A1B2C3D4E5.x", "ftp://e.com/"]).status == 2)
+        let run = try Self.run(["match", "--json", "--file", file, "--app", "A1B2C3D4E5.x", "https://e.com/"])
+        #expect(run.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
+        let results = try #require(object["results"] as? [[String: Any]])
+        #expect(results.first?["decision"] as? String == "no_match")
+        #expect(results.first?["rule"] is NSNull)
     }
 
     @Test("diff exits 0 for the same meaning, 1 for a different one and 2 for an unparseable file")
