@@ -89,6 +89,9 @@ struct MatcherEntriesTests {
             ("https://www.example.com/x", "example.com", .noMatch),
             ("https://www.example.com/x", "*.example.com", .match),
             ("https://evil-example.com/x", "*.example.com", .noMatch),
+            // "*.example.com does not match example.com because of the period after the asterisk" (Apple)
+            ("https://example.com/x", "*.example.com", .noMatch),
+            ("https://a.b.example.com/x", "*.example.com", .match),
         ])
     func hosts(url: String, domain: String, expected: MatchDecision) throws {
         let matcher = URLMatcher(document: F.document([F.component("/*")]))

@@ -35,7 +35,8 @@ public struct URLMatcher: Sendable {
     }
 
     /// Decides for a parsed URL. With `domain`, a URL on another host is `no_match` (hosts compare
-    /// case-insensitively; `*.example.com` covers its subdomains); without it the host is not checked.
+    /// case-insensitively; `*.example.com` covers its subdomains, not example.com); without it the host is not
+    /// checked.
     public func decide(_ url: MatchableURL, appID: String, domain: String? = nil) -> MatchOutcome {
         if let domain, !Self.host(url.host, isCoveredBy: domain) {
             return MatchOutcome(decision: .noMatch, rule: nil, reason: "the URL's host \(url.host) is not \(domain)")
@@ -56,8 +57,9 @@ public struct URLMatcher: Sendable {
         var expected = domain.lowercased()
         if expected.hasSuffix(".") { expected.removeLast() }
         if expected.hasPrefix("*.") {
-            let base = expected.dropFirst(2)
-            return host == base || host.hasSuffix("." + base)
+            // Only subdomains: Apple documents that "*.example.com" does not match example.com itself, because of
+            // the period after the asterisk (Supporting associated domains).
+            return host.hasSuffix(expected.dropFirst(1))
         }
         return host == expected
     }
