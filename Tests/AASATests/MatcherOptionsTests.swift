@@ -63,6 +63,10 @@ struct MatcherOptionsTests {
         // a raw non-ASCII URL is encoded the way a device holds it
         EncodingCase(pattern: "/caf%C3%A9", percentEncoded: nil, path: "/café", expected: .match),
         EncodingCase(pattern: "/café", percentEncoded: false, path: "/café", expected: .match),
+        // decoded first, then P3: a trailing %2F is a trailing slash once decoded
+        EncodingCase(pattern: "/buy", percentEncoded: false, path: "/buy%2F", expected: .match),
+        EncodingCase(pattern: "/buy/*", percentEncoded: false, path: "/buy%2F", expected: .match),
+        EncodingCase(pattern: "/buy", percentEncoded: nil, path: "/buy%2F", expected: .noMatch),
     ]
 
     @Test("percentEncoded decides whether the URL is decoded before comparing", arguments: encodingCases)

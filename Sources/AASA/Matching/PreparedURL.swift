@@ -18,7 +18,6 @@ struct PreparedURL {
     }
 
     let url: MatchableURL
-    private let normalizedPath: String
     private let rawItems: [QueryItem]
     private var paths: [[UInt32]?] = Array(repeating: nil, count: 4)
     private var queries: [[UInt32]?] = Array(repeating: nil, count: 4)
@@ -27,14 +26,14 @@ struct PreparedURL {
 
     init(_ url: MatchableURL) {
         self.url = url
-        normalizedPath = Self.normalizePath(url.path)
         rawItems = Self.split(query: url.query ?? "")
     }
 
     /// Path rules P3 and P6: an empty path is `/`, and one trailing `/` is insignificant (unless the path is `/`).
-    static func normalizePath(_ path: String) -> String {
-        if path.isEmpty { return "/" }
-        if path.count > 1 && path.hasSuffix("/") { return String(path.dropLast()) }
+    static func normalizePath(_ path: [UInt32]) -> [UInt32] {
+        let slash = UInt32(UInt8(ascii: "/"))
+        if path.isEmpty { return [slash] }
+        if path.count > 1 && path.last == slash { return Array(path.dropLast()) }
         return path
     }
 
@@ -48,7 +47,9 @@ struct PreparedURL {
 
     mutating func path(_ form: Form) -> [UInt32] {
         if let cached = paths[form.slot] { return cached }
-        let text = Self.scalars(of: normalizedPath, form)
+        // Normalized after decoding: with `percentEncoded: false` Apple compares the decoded path, where `%2F` is a
+        // `/` like any other (aasa.md §2.7), so a trailing `%2F` is as insignificant as a trailing `/` (P3).
+        let text = Self.normalizePath(Self.scalars(of: url.path, form))
         paths[form.slot] = text
         return text
     }
