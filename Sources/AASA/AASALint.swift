@@ -58,15 +58,16 @@ public enum AASALint {
                         + "app IDs; list apps in details[].appIDs and write \"apps\": [] or drop the key"
                 ))
         }
+        let raws = rawEntries(in: json, applinksPath: path)
         for entry in service?.details ?? [] {
-            findings.append(contentsOf: entryFindings(entry, json: json, path: path))
+            findings.append(contentsOf: entryFindings(entry, raw: raws[entry.jsonPath]))
         }
         return findings
     }
 
-    private static func entryFindings(_ entry: AppLinksEntry, json: JSONValue, path: String) -> [Finding] {
+    /// `raw` is the entry's object as written (array form), `nil` for the 2015 dictionary form.
+    private static func entryFindings(_ entry: AppLinksEntry, raw: JSONValue?) -> [Finding] {
         var findings: [Finding] = []
-        let raw = rawEntry(entry, in: json, applinksPath: path)
         if let raw {
             if case .string(let appID) = raw["appID"] ?? .null {
                 findings += AppIDLint.findings(for: appID, at: JSONPath.child(entry.jsonPath, "appID"))
@@ -110,13 +111,13 @@ public enum AASALint {
         return findings
     }
 
-    /// The entry's object as written (array form), or `nil` for the dictionary form.
-    private static func rawEntry(_ entry: AppLinksEntry, in applinks: JSONValue, applinksPath: String) -> JSONValue? {
-        guard case .array(let elements) = applinks["details"] ?? .null else { return nil }
+    /// The entries' objects as written, by JSON path (array form only; the dictionary form has none), built once
+    /// so a file of many entries costs one pass, not one pass per entry.
+    private static func rawEntries(in applinks: JSONValue, applinksPath: String) -> [String: JSONValue] {
+        guard case .array(let elements) = applinks["details"] ?? .null else { return [:] }
         let detailsPath = JSONPath.child(applinksPath, "details")
-        for (index, element) in elements.enumerated() where JSONPath.index(detailsPath, index) == entry.jsonPath {
-            return element
-        }
-        return nil
+        var raws: [String: JSONValue] = [:]
+        for (index, element) in elements.enumerated() { raws[JSONPath.index(detailsPath, index)] = element }
+        return raws
     }
 }

@@ -52,13 +52,14 @@ enum PatternInclusion {
         }
     }
 
-    private static func normalized(_ pattern: String) -> String {
+    /// A path pattern as P2–P3 read it: exactly one leading `/`, one trailing `/` dropped (unless it is `/`).
+    static func normalized(_ pattern: String) -> String {
         var text = "/" + pattern.drop(while: { $0 == "/" })
         if text.count > 1 && text.hasSuffix("/") { text.removeLast() }
         return text
     }
 
-    private static func isLiteral(_ text: Substring) -> Bool {
+    static func isLiteral(_ text: Substring) -> Bool {
         !text.contains("*") && !text.contains("?") && !text.contains("$(") && !text.hasSuffix("$")
     }
 }
