@@ -62,6 +62,19 @@ struct MatcherAdversarialTests {
         #expect(try matcher.decide(url: "https://example.com\(path)b", appID: F.app).decision == .match)
     }
 
+    @Test(
+        "60 000 alternating *? against a 100 KB path finish (runs of wildcards are reordered to ?s then *)",
+        .timeLimit(.minutes(1)))
+    func alternatingWildcards() throws {
+        let document = F.document([F.component(String(repeating: "*?", count: 60_000) + "x")])
+        let matcher = URLMatcher(document: document)
+        let path = "/" + String(repeating: "a", count: 100_000)
+        let start = ContinuousClock.now
+        #expect(try matcher.decide(url: "https://example.com\(path)", appID: F.app).decision == .noMatch)
+        #expect(try matcher.decide(url: "https://example.com\(path)x", appID: F.app).decision == .match)
+        #expect(ContinuousClock.now - start < .seconds(10))
+    }
+
     @Test("a variable with thousands of wildcard values still matches")
     func manyWildcardValues() throws {
         let values = (0..<2000).map { "v\($0)-*" }

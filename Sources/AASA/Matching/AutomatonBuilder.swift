@@ -81,7 +81,7 @@ struct AutomatonBuilder {
     /// undefined variable makes the rest unreachable.
     private mutating func addSequence(_ elements: ArraySlice<GlobPattern.Element>, from start: Int) -> Int? {
         var current = start
-        for element in elements {
+        for element in Self.wildcardRunsOrdered(elements) {
             switch element {
             case .literal(let scalar):
                 let next = newState()
@@ -99,6 +99,29 @@ struct AutomatonBuilder {
             }
         }
         return current
+    }
+
+    /// The elements with each run of wildcards rewritten as its `?`s followed by its `*`s (`*?*?` → `??**`), which
+    /// matches the same texts. Left as written, every `?` of `*?*?*?…` would get a looping state, and the
+    /// simulation would carry all of them at once: minutes for a long pattern against a long URL.
+    static func wildcardRunsOrdered(_ elements: ArraySlice<GlobPattern.Element>) -> [GlobPattern.Element] {
+        var result: [GlobPattern.Element] = []
+        result.reserveCapacity(elements.count)
+        var stars = 0
+        for element in elements {
+            switch element {
+            case .anyOne:
+                result.append(.anyOne)
+            case .anyRun:
+                stars += 1
+            default:
+                if stars > 0 { result.append(.anyRun) }
+                stars = 0
+                result.append(element)
+            }
+        }
+        if stars > 0 { result.append(.anyRun) }
+        return result
     }
 
     /// Adds one variable's alternatives between `start` and a new join state, which it returns.
