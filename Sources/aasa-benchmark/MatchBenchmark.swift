@@ -11,7 +11,8 @@ enum MatchBenchmark {
             document: realistic.document, urls: realisticURLs())
         let adversarial = adversarialDocument()
         report(
-            "adversarial patterns (many *, ?*, variables with wildcard values)", document: adversarial,
+            "adversarial patterns (many *, ?*, variables with wildcard values, a 10 000-value variable used 300 times)",
+            document: adversarial,
             urls: adversarialURLs())
     }
 
@@ -84,12 +85,14 @@ enum MatchBenchmark {
     private static func adversarialDocument() -> AASADocument {
         let stars = String(repeating: "*a", count: 30) + "b"
         let wild = (0..<500).map { "\"v\($0)-*\"" }.joined(separator: ",")
+        let big = (0..<10_000).map { "\"w\($0)\"" }.joined(separator: ",")
+        let manyUses = Array(repeating: "$(big)", count: 300).joined(separator: "-")
         let json = #"""
-            {"applinks": {"substitutionVariables": {"wild": [\#(wild)]},
+            {"applinks": {"substitutionVariables": {"wild": [\#(wild)], "big": [\#(big)]},
              "details": [{"appIDs": ["\#(app)"], "components": [
                 {"/": "/\#(stars)"}, {"#": "\#(String(repeating: "?*", count: 40))z"},
                 {"/": "/$(wild)$(wild)$(wild)"}, {"?": {"q": "\#(String(repeating: "*x*y", count: 20))"}},
-                {"/": "/$(lang)$(lang)$(lang)$(lang)*$(region)"}]}]}}
+                {"/": "/$(lang)$(lang)$(lang)$(lang)*$(region)"}, {"/": "/\#(manyUses)/x"}]}]}}
             """#
         guard let document = AASAParser.parse(Array(json.utf8)).document else {
             fatalError("the adversarial document does not parse")
@@ -105,6 +108,7 @@ enum MatchBenchmark {
             "https://example.com/v1-xv2-yv499-z",
             "https://example.com/?q=\(String(repeating: "xy", count: 500))",
             "https://example.com/enfrdeitxxxxxxxxxxxxxxxxxxxxxxxxxxUS",
+            "https://example.com/" + Array(repeating: "w9999", count: 300).joined(separator: "-") + "/x",
         ]
         return texts.compactMap { try? MatchableURL($0) }
     }

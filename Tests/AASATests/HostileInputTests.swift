@@ -53,14 +53,6 @@ struct HostileInputTests {
         #expect(AASAParser.parse(overLimit).findings.map(\.code) == ["origin.too_large"])
     }
 
-    /// Seconds spent in `body`; debug builds on a shared two-core machine, so the bounds below are generous.
-    static func seconds(_ body: () throws -> Void) rethrows -> Double {
-        let start = ContinuousClock.now
-        try body()
-        let elapsed = ContinuousClock.now - start
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-    }
-
     @Test("a 128 KB file of 40 000 details entries is linted in linear time", .timeLimit(.minutes(1)))
     func manyEntries() {
         let body =
@@ -68,10 +60,8 @@ struct HostileInputTests {
             + Array(
                 Array(repeating: "{}", count: 40_000)
                     .joined(separator: ",").utf8) + Array("]}}".utf8)
-        var findings: [Finding] = []
-        let elapsed = Self.seconds { findings = AASALint.lint(body).findings }
+        let findings = AASALint.lint(body).findings
         #expect(findings.filter { $0.code == "aasa.no_rules" }.count == 40_000)
-        #expect(elapsed < 10, "took \(elapsed) s")
     }
 
     @Test("a 128 KB file of 8 500 distinct components is linted in linear time", .timeLimit(.minutes(1)))
@@ -80,10 +70,7 @@ struct HostileInputTests {
         let text =
             #"{"applinks":{"details":[{"appIDs":["A1B2C3D4E5.com.example.app"],"components":["#
             + components + "]}]}}"
-        var findings: [Finding] = []
-        let elapsed = Self.seconds { findings = AASALint.lint(Array(text.utf8)).findings }
-        #expect(findings.isEmpty)
-        #expect(elapsed < 10, "took \(elapsed) s")
+        #expect(AASALint.lint(Array(text.utf8)).findings.isEmpty)
     }
 
     @Test("JSON errors carry line, column and the bytes around them")

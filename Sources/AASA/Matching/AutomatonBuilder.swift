@@ -1,12 +1,17 @@
-/// Builds a `GlobAutomaton` from a pattern, expanding substitution variables and applying case folding.
+/// Builds a `GlobAutomaton` from a pattern, applying case folding and wiring in substitution variables.
 struct AutomatonBuilder {
     struct State {
         var transitions: [(step: GlobAutomaton.Step, target: Int)] = []
         var epsilons: [Int] = []
+        /// Runs of a variable's shared automaton (by index into `subroutines`) that continue at `returnTo`.
+        var calls: [(subroutine: Int, returnTo: Int)] = []
         var accepting = false
     }
 
     private(set) var states: [State] = [State()]
+    /// The automata of the multi-character variables this pattern uses, each once however often it appears.
+    private(set) var subroutines: [GlobAutomaton] = []
+    private var subroutineIndex: [String: Int] = [:]
     private let variables: SubstitutionVariables
     private let foldsCase: Bool
 
@@ -94,8 +99,8 @@ struct AutomatonBuilder {
             case .anyRun:
                 addSelfLoop(current)
             case .variable(let name):
-                guard let values = variables.values(of: name) else { return nil }
-                current = addVariable(values, from: current)
+                guard let next = addVariable(named: name, from: current) else { return nil }
+                current = next
             }
         }
         return current
@@ -124,34 +129,52 @@ struct AutomatonBuilder {
         return result
     }
 
-    /// Adds one variable's alternatives between `start` and a new join state, which it returns.
+    /// Adds one variable between `start` and a new state, which it returns; `nil` when it is undefined.
     ///
-    /// The alternatives hang off a fresh root, so a `*` after the variable (a loop on the join state) or before
-    /// it (a loop on `start`) never leaks into them. Alternatives without `*` share a trie; those with `*` get a
-    /// chain of their own, since a loop inside a shared trie node would also apply to its siblings.
-    private mutating func addVariable(_ values: SubstitutionVariables.Values, from start: Int) -> Int {
-        let join = newState()
+    /// A one-character variable is a set transition. Any other variable is a call into the automaton
+    /// `SubstitutionVariables` compiled once per document: inlining its values at every use would cost uses ×
+    /// values states, which a 128 KiB file can push into the tens of millions.
+    private mutating func addVariable(named name: String, from start: Int) -> Int? {
+        guard let values = variables.values(of: name) else { return nil }
+        let next = newState()
         switch values {
         case .character(let members):
-            states[start].transitions.append((.set(Set(members.map { folded($0) })), join))
-        case .alternatives(let patterns):
-            let root = newState()
-            states[start].epsilons.append(root)
-            var trieNodes: Set<Int> = [root]
-            for pattern in patterns {
-                if pattern.elements.contains(.anyRun) {
-                    let chainStart = newState()
-                    states[root].epsilons.append(chainStart)
-                    if let end = addSequence(pattern.elements[...], from: chainStart) {
-                        states[end].epsilons.append(join)
-                    }
-                } else {
-                    let end = addTriePath(pattern.elements, from: root, trieNodes: &trieNodes)
-                    if !states[end].epsilons.contains(join) { states[end].epsilons.append(join) }
+            states[start].transitions.append((.set(Set(members.map { folded($0) })), next))
+        case .alternatives:
+            guard let automaton = variables.automaton(of: name, foldsCase: foldsCase) else { return nil }
+            let index: Int
+            if let known = subroutineIndex[name] {
+                index = known
+            } else {
+                index = subroutines.count
+                subroutines.append(automaton)
+                subroutineIndex[name] = index
+            }
+            states[start].calls.append((index, next))
+        }
+        return next
+    }
+
+    /// Compiles a variable's values into one automaton that accepts any of them.
+    ///
+    /// Values without `*` share a trie; those with `*` get a chain of their own (reached by an empty move from
+    /// the root), since a loop inside a shared trie node would also apply to its siblings.
+    static func alternatives(_ patterns: [GlobPattern], foldsCase: Bool) -> GlobAutomaton {
+        var builder = AutomatonBuilder(variables: SubstitutionVariables([]), foldsCase: foldsCase)
+        var trieNodes: Set<Int> = [0]
+        for pattern in patterns {
+            if pattern.elements.contains(.anyRun) {
+                let chainStart = builder.newState()
+                builder.states[0].epsilons.append(chainStart)
+                if let end = builder.addSequence(pattern.elements[...], from: chainStart) {
+                    builder.states[end].accepting = true
                 }
+            } else {
+                let end = builder.addTriePath(pattern.elements, from: 0, trieNodes: &trieNodes)
+                builder.states[end].accepting = true
             }
         }
-        return join
+        return GlobAutomaton(builder: builder, literal: nil, prefix: [])
     }
 
     private mutating func addTriePath(

@@ -1,9 +1,10 @@
 /// A compiled glob pattern: a nondeterministic automaton simulated one character at a time.
 ///
 /// Matching costs O(text × states) whatever the pattern, so `*a*a*a*…b` cannot blow up the way a backtracking
-/// regex engine does (WWDC20 warned that matching cost grows with pattern complexity). Substitution variables
-/// become alternatives inside the automaton; literal alternatives share a trie, so `$(lang)`'s 615 codes cost a
-/// few dozen states, not 615 branches.
+/// regex engine does (WWDC20 warned that matching cost grows with pattern complexity). One-character variables
+/// are set transitions; other variables are calls into an automaton compiled once per document (see
+/// `GlobAutomaton+Calls.swift`), whose literal values share a trie, so `$(lang)`'s 615 codes cost a few dozen
+/// states, not 615 branches.
 struct GlobAutomaton: Sendable {
     enum Step: Sendable, Hashable {
         case scalar(UInt32)
@@ -24,10 +25,19 @@ struct GlobAutomaton: Sendable {
         var target: Int32
     }
 
+    struct Call: Sendable {
+        var subroutine: Int32
+        var returnTo: Int32
+    }
+
     /// Outgoing transitions of each state.
     let transitions: [[Transition]]
-    /// Empty moves of each state (into a variable's alternatives, and out of them to what follows).
+    /// Empty moves of each state (into a variable value's own chain).
     let epsilons: [[Int32]]
+    /// Calls of each state into a variable's automaton: wherever that automaton accepts, `returnTo` continues.
+    let calls: [[Call]]
+    /// The variable automata that `calls` refer to.
+    let subroutines: [GlobAutomaton]
     let accepting: [Bool]
     /// A fast path: the text the pattern must equal, when it has no wildcard and no variable.
     let literal: [UInt32]?
@@ -41,6 +51,10 @@ struct GlobAutomaton: Sendable {
         }
         accepting = builder.states.map(\.accepting)
         epsilons = builder.states.map { $0.epsilons.map { Int32($0) } }
+        calls = builder.states.map { state in
+            state.calls.map { Call(subroutine: Int32($0.subroutine), returnTo: Int32($0.returnTo)) }
+        }
+        subroutines = builder.subroutines
         self.literal = literal
         self.prefix = prefix
     }
@@ -52,6 +66,7 @@ struct GlobAutomaton: Sendable {
     func matches(_ text: [UInt32]) -> Bool {
         if let literal { return literal == text }
         if !prefix.isEmpty && !text.starts(with: prefix) { return false }
+        if !subroutines.isEmpty { return matchesWithCalls(text) }
         var marks = [UInt32](repeating: 0, count: transitions.count)
         var generation: UInt32 = 1
         var current: [Int32] = []
@@ -73,7 +88,7 @@ struct GlobAutomaton: Sendable {
     }
 
     /// Adds `state` and everything its empty moves reach to `set`, each state once per generation.
-    private func enter(
+    func enter(
         _ state: Int32, into set: inout [Int32], marks: inout [UInt32], generation: UInt32, stack: inout [Int32]
     ) {
         guard marks[Int(state)] != generation else { return }

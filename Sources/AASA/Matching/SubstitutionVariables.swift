@@ -14,13 +14,34 @@ struct SubstitutionVariables: Sendable {
     static let predefinedNames: Set<String> = ["alpha", "upper", "lower", "alnum", "digit", "xdigit", "region", "lang"]
 
     private let custom: [String: Values]
+    /// Each custom variable compiled once, case kept (index 0) and folded (index 1).
+    private let customAutomata: [String: [GlobAutomaton]]
 
     init(_ variables: [SubstitutionVariable]) {
         var custom: [String: Values] = [:]
+        var automata: [String: [GlobAutomaton]] = [:]
         for variable in variables {
-            custom[variable.name] = .alternatives(variable.values.map { GlobPattern($0, allowVariables: false) })
+            let patterns = variable.values.map { GlobPattern($0, allowVariables: false) }
+            custom[variable.name] = .alternatives(patterns)
+            automata[variable.name] = Self.compile(patterns)
         }
         self.custom = custom
+        customAutomata = automata
+    }
+
+    /// The shared automaton of a multi-character variable (custom, `$(region)` or `$(lang)`).
+    func automaton(of name: String, foldsCase: Bool) -> GlobAutomaton? {
+        guard let pair = customAutomata[name] ?? Self.predefinedAutomata[name] else { return nil }
+        return pair[foldsCase ? 1 : 0]
+    }
+
+    private static func compile(_ patterns: [GlobPattern]) -> [GlobAutomaton] {
+        [false, true].map { AutomatonBuilder.alternatives(patterns, foldsCase: $0) }
+    }
+
+    private static let predefinedAutomata: [String: [GlobAutomaton]] = predefined.compactMapValues { values in
+        guard case .alternatives(let patterns) = values else { return nil }
+        return compile(patterns)
     }
 
     /// The values of `name`, or `nil` when it is neither defined nor predefined (then it matches nothing).
