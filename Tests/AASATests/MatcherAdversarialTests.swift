@@ -7,18 +7,6 @@ import Testing
 struct MatcherAdversarialTests {
     typealias F = MatcherFixtures
 
-    /// A deterministic generator, so a failure names a seed that reproduces it.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Textbook recursive glob matching over fragments and queries (no path rules), small inputs only.
     static func reference(_ pattern: [Character], _ text: [Character]) -> Bool {
         guard let head = pattern.first else { return text.isEmpty }
@@ -32,7 +20,7 @@ struct MatcherAdversarialTests {
 
     @Test("random fragment patterns decide exactly as a reference glob matcher", arguments: [1, 2, 3, 4] as [UInt64])
     func agreesWithReference(seed: UInt64) throws {
-        var random = SplitMix(state: seed)
+        var random = SeededGenerator(seed: seed)
         let alphabet: [Character] = ["a", "b", "*", "?"]
         for _ in 0..<400 {
             let pattern = String(
