@@ -44,6 +44,12 @@ public struct HTTPRequest: Sendable, Hashable {
     public var describesRejectedCertificate: Bool
     /// Which HTTP version to negotiate.
     public var httpVersion: HTTPVersionPreference
+    /// A proxy URL (`http://proxy.internal:3128`), or `nil` for a direct connection whatever the environment says.
+    ///
+    /// libcurl would otherwise honour `https_proxy` and `ALL_PROXY` from the environment. Apple's fetcher does not
+    /// go through our proxy, and a proxy would hide what the probe must see: the origin's own address (private
+    /// addresses are refused by Apple), its certificate and its answer to Apple's user agent.
+    public var proxy: String?
 
     /// Creates a GET request with the careful defaults.
     public init(
@@ -60,7 +66,8 @@ public struct HTTPRequest: Sendable, Hashable {
         trust: TrustConfiguration = .system,
         readsCertificateChain: Bool = false,
         describesRejectedCertificate: Bool = true,
-        httpVersion: HTTPVersionPreference = .http2PreferredOverTLS
+        httpVersion: HTTPVersionPreference = .http2PreferredOverTLS,
+        proxy: String? = nil
     ) {
         self.url = url
         self.method = method
@@ -76,5 +83,6 @@ public struct HTTPRequest: Sendable, Hashable {
         self.readsCertificateChain = readsCertificateChain
         self.describesRejectedCertificate = describesRejectedCertificate
         self.httpVersion = httpVersion
+        self.proxy = proxy
     }
 }

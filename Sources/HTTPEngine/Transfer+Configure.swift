@@ -37,6 +37,8 @@ extension Transfer {
             try setTimeouts(total: remaining, connect: min(request.connectTimeout, remaining))
         }
         try setConnectTo(request)
+        // An empty PROXY disables the environment's proxy variables; see `HTTPRequest.proxy` for why.
+        try set(CURLOPT_PROXY, request.proxy ?? "", "PROXY")
         // One CA file and no CA directory: Debian's default CAPATH makes libcurl re-read the trust store for every
         // connection, while a CAINFO file is parsed once and cached per multi handle.
         try set(CURLOPT_CAINFO, caFile, "CAINFO")

@@ -35,6 +35,22 @@ struct FetchTests {
         }
     }
 
+    @Test("requests go direct unless a proxy is named, and a named proxy is really used")
+    func proxyIsExplicit() async throws {
+        let deadProxy = try await refusedPort()
+        try await withFixtureServer(
+            certificate: .valid(for: "origin.test"), routes: [FixtureRoute("/", .text("ok"))]
+        ) { server in
+            try await withCurlEngine { engine in
+                var request = try fixtureRequest("https://origin.test/", server: server)
+                #expect(try await engine.perform(request).status == 200)
+                request.proxy = "http://127.0.0.1:\(deadProxy)"
+                let failure = await #expect(throws: HTTPFailure.self) { try await engine.perform(request) }
+                #expect(failure?.kind == .connect)
+            }
+        }
+    }
+
     @Test("a certificate expiring in five days reports its end date")
     func expiringSoon() async throws {
         try await withFixtureServer(
