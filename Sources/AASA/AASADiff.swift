@@ -118,19 +118,21 @@ private struct Differ {
     }
 
     private mutating func compareApps(_ a: [String], _ b: [String], service: String, path: String) {
-        for app in b where !a.contains(app) {
+        let setA = Set(a)
+        let setB = Set(b)
+        for app in b where !setA.contains(app) {
             changes.append(
                 Change(
                     kind: .appAdded, path: path, service: service, app: app, affectsBehavior: true,
                     summary: "\(service): app \(app) added"))
         }
-        for app in a where !b.contains(app) {
+        for app in a where !setB.contains(app) {
             changes.append(
                 Change(
                     kind: .appRemoved, path: path, service: service, app: app, affectsBehavior: true,
                     summary: "\(service): app \(app) removed"))
         }
-        if Set(a) == Set(b) && a != b {
+        if setA == setB && a != b {
             // Order and repeats of an app list do not matter to Apple, but they change the canonical form.
             changes.append(
                 Change(
@@ -160,23 +162,25 @@ private struct Differ {
         let entriesB = RawEntry.all(in: b)
         let appsA = RawEntry.apps(entriesA)
         let appsB = RawEntry.apps(entriesB)
-        for app in appsB where !appsA.contains(app) {
-            let entryPath = entriesB.first { $0.appIDs.contains(app) }?.path ?? path
+        // Indexed once: looking entries up per app would be apps × entries, seconds on a large file.
+        let byAppA = Self.entriesByApp(entriesA)
+        let byAppB = Self.entriesByApp(entriesB)
+        for app in appsB where byAppA[app] == nil {
+            let entryPath = byAppB[app]?.first?.path ?? path
             changes.append(
                 Change(
                     kind: .appAdded, path: entryPath, service: service, app: app, affectsBehavior: true,
                     summary: "applinks: app \(app) added"))
         }
-        for app in appsA where !appsB.contains(app) {
-            let entryPath = entriesA.first { $0.appIDs.contains(app) }?.path ?? path
+        for app in appsA where byAppB[app] == nil {
+            let entryPath = byAppA[app]?.first?.path ?? path
             changes.append(
                 Change(
                     kind: .appRemoved, path: entryPath, service: service, app: app, affectsBehavior: true,
                     summary: "applinks: app \(app) removed"))
         }
-        for app in appsB where appsA.contains(app) {
-            let forA = entriesA.filter { $0.appIDs.contains(app) }
-            let forB = entriesB.filter { $0.appIDs.contains(app) }
+        for app in appsB {
+            guard let forA = byAppA[app], let forB = byAppB[app] else { continue }
             for (entryA, entryB) in zip(forA, forB) {
                 compareEntry(entryA, entryB, app: app)
             }
@@ -195,6 +199,15 @@ private struct Differ {
                         summary: "applinks: an entry for \(app) removed from \(missing.path)"))
             }
         }
+    }
+
+    /// The entries listing each app, in document order.
+    private static func entriesByApp(_ entries: [RawEntry]) -> [String: [RawEntry]] {
+        var index: [String: [RawEntry]] = [:]
+        for entry in entries {
+            for app in Set(entry.appIDs) { index[app, default: []].append(entry) }
+        }
+        return index
     }
 
     private mutating func compareEntry(_ a: RawEntry, _ b: RawEntry, app: String) {
