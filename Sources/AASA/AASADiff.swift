@@ -16,10 +16,11 @@ public enum AASADiff {
             || (BehaviorView(a) != BehaviorView(b) && !differ.changes.contains(where: \.affectsBehavior))
         {
             let affects = BehaviorView(a) != BehaviorView(b)
+            // No before/after: whole documents would make the change as large as both files (webhook bodies must
+            // stay small); the hashes identify them.
             differ.changes.append(
                 Change(
-                    kind: .otherChanged, path: JSONPath.root, before: CanonicalJSON.text(of: a.json),
-                    after: CanonicalJSON.text(of: b.json), affectsBehavior: affects,
+                    kind: .otherChanged, path: JSONPath.root, affectsBehavior: affects,
                     summary: affects
                         ? "the documents differ in a way not itemized here"
                         : "only keys Apple ignores (or values of the wrong type) differ"
@@ -31,26 +32,44 @@ public enum AASADiff {
     }
 }
 
-/// What a device can observe of a document: the model without comments, JSON paths and opaque services.
-/// Two documents with equal views behave the same everywhere.
+/// What a device can observe of a document, and nothing else: two documents with equal views behave the same.
+///
+/// The matcher reads, for one app, only the entries that list it, in document order; so entries are kept per
+/// app, and reordering entries of different apps is no change. App lists and variables are sets (their order and
+/// repeats mean nothing); comments, JSON paths and unknown services are left out.
 struct BehaviorView: Hashable {
-    var applinks: AppLinksService?
-    var lists: [AppListService?]
+    /// One entry as the matcher uses it for an app that it lists.
+    struct Entry: Hashable {
+        var paths: [String]?
+        var components: [ComponentRule]?
+        var defaults: ComponentRule?
+    }
+
+    var hasAppLinks: Bool
+    var legacyApps: [String]?
+    var defaults: ComponentRule?
+    var variables: [String: [String]]
+    var entriesByApp: [String: [Entry]]
+    var lists: [Set<String>?]
 
     init(_ document: AASADocument) {
-        lists = [document.webcredentials, document.appclips, document.activitycontinuation]
-        applinks = document.applinks.map { service in
-            var service = service
-            service.defaults = service.defaults.map(BehaviorView.meaning)
-            service.details = service.details.map { entry in
-                var entry = entry
-                entry.jsonPath = ""
-                entry.defaults = entry.defaults.map(BehaviorView.meaning)
-                entry.components = entry.components?.map(BehaviorView.meaning)
-                return entry
-            }
-            return service
+        lists = [document.webcredentials, document.appclips, document.activitycontinuation].map {
+            $0.map { Set($0.apps) }
         }
+        let service = document.applinks
+        hasAppLinks = service != nil
+        legacyApps = service?.apps
+        defaults = service?.defaults.map(BehaviorView.meaning)
+        variables = Dictionary(
+            (service?.substitutionVariables ?? []).map { ($0.name, $0.values) }, uniquingKeysWith: { _, last in last })
+        var entriesByApp: [String: [Entry]] = [:]
+        for entry in service?.details ?? [] {
+            let view = Entry(
+                paths: entry.paths, components: entry.components?.map(BehaviorView.meaning),
+                defaults: entry.defaults.map(BehaviorView.meaning))
+            for app in Set(entry.appIDs) { entriesByApp[app, default: []].append(view) }
+        }
+        self.entriesByApp = entriesByApp
     }
 
     static func meaning(_ rule: ComponentRule) -> ComponentRule {

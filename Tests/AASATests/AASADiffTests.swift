@@ -86,6 +86,37 @@ struct AASADiffTests {
         #expect(result.canChangeBehavior == affects)
     }
 
+    @Test("reordering what a device cannot tell apart changes nothing it can observe")
+    func reorderingWithoutBehaviorChange() throws {
+        let two = #"""
+            {"applinks":{"details":[{"appIDs":["9JA89QQLNQ.a.b"],"components":[{"/":"/a"}]},
+              {"appIDs":["9JA89QQLNQ.c.d"],"components":[{"/":"/c"}]}]},
+             "webcredentials":{"apps":["9JA89QQLNQ.a.b","9JA89QQLNQ.c.d"]}}
+            """#
+        let swapped = #"""
+            {"applinks":{"details":[{"appIDs":["9JA89QQLNQ.c.d"],"components":[{"/":"/c"}]},
+              {"appIDs":["9JA89QQLNQ.a.b"],"components":[{"/":"/a"}]}]},
+             "webcredentials":{"apps":["9JA89QQLNQ.c.d","9JA89QQLNQ.a.b"]}}
+            """#
+        let result = try diff(two, swapped)
+        #expect(!result.sameMeaning)
+        #expect(!result.canChangeBehavior)
+        #expect(result.changes.allSatisfy { !$0.affectsBehavior })
+    }
+
+    @Test("reordering two entries for the same app can change behaviour")
+    func reorderingSameApp() throws {
+        let two = #"""
+            {"applinks":{"details":[{"appIDs":["9JA89QQLNQ.a.b"],"components":[{"/":"/x","exclude":true}]},
+              {"appIDs":["9JA89QQLNQ.a.b"],"components":[{"/":"/*"}]}]}}
+            """#
+        let swapped = #"""
+            {"applinks":{"details":[{"appIDs":["9JA89QQLNQ.a.b"],"components":[{"/":"/*"}]},
+              {"appIDs":["9JA89QQLNQ.a.b"],"components":[{"/":"/x","exclude":true}]}]}}
+            """#
+        #expect(try diff(two, swapped).canChangeBehavior)
+    }
+
     @Test("inserting a rule at the top is one addition, not a change of every rule")
     func insertionAtTop() throws {
         let result = try diff(Self.base, edited([(#""components":["#, #""components":[{"/":"/first/*"},"#)]))
