@@ -23,7 +23,7 @@ public enum AASADiff {
                     kind: .otherChanged, path: JSONPath.root, affectsBehavior: affects,
                     summary: affects
                         ? "the documents differ in a way not itemized here"
-                        : "only keys Apple ignores (or values of the wrong type) differ"
+                        : "only what a device cannot observe differs (order of entries for different apps or of app lists, comments, keys Apple ignores)"
                 ))
         }
         return DocumentDiff(
