@@ -5,7 +5,7 @@ enum PatternLint {
 
     static func findings(in service: AppLinksService) -> [Finding] {
         var findings: [Finding] = []
-        let defined = Set(service.substitutionVariables.map(\.name))
+        var advisor = UndefinedVariableAdvisor(defined: service.substitutionVariables.map(\.name))
         var rules: [ComponentRule] = []
         if let defaults = service.defaults { rules.append(defaults) }
         for entry in service.details {
@@ -14,13 +14,13 @@ enum PatternLint {
             for (index, pattern) in (entry.paths ?? []).enumerated() {
                 let path = JSONPath.index(JSONPath.child(entry.jsonPath, "paths"), index)
                 findings += legacyPathFindings(pattern, at: path)
-                findings += variableFindings(pattern, at: path, defined: defined)
+                findings += variableFindings(pattern, at: path, advisor: &advisor)
             }
         }
         for rule in rules {
             if let pattern = rule.path {
                 let path = JSONPath.child(rule.jsonPath, "/")
-                findings += variableFindings(pattern, at: path, defined: defined)
+                findings += variableFindings(pattern, at: path, advisor: &advisor)
                 if pattern.contains("#") {
                     findings.append(
                         Finding(
@@ -31,16 +31,16 @@ enum PatternLint {
                 }
             }
             if let pattern = rule.fragment {
-                findings += variableFindings(pattern, at: JSONPath.child(rule.jsonPath, "#"), defined: defined)
+                findings += variableFindings(pattern, at: JSONPath.child(rule.jsonPath, "#"), advisor: &advisor)
             }
             switch rule.query {
             case .string(let pattern):
-                findings += variableFindings(pattern, at: JSONPath.child(rule.jsonPath, "?"), defined: defined)
+                findings += variableFindings(pattern, at: JSONPath.child(rule.jsonPath, "?"), advisor: &advisor)
             case .items(let items):
                 let queryPath = JSONPath.child(rule.jsonPath, "?")
                 for item in items {
                     findings += variableFindings(
-                        item.pattern, at: JSONPath.child(queryPath, item.name), defined: defined)
+                        item.pattern, at: JSONPath.child(queryPath, item.name), advisor: &advisor)
                 }
             case .disregarded, nil:
                 break
@@ -51,16 +51,16 @@ enum PatternLint {
 
     /// `$(name)` references that are neither predefined nor defined in `substitutionVariables`; Apple then
     /// matches nothing for them, so the rule silently never fires.
-    static func variableFindings(_ pattern: String, at path: String, defined: Set<String>) -> [Finding] {
+    private static func variableFindings(
+        _ pattern: String, at path: String, advisor: inout UndefinedVariableAdvisor
+    ) -> [Finding] {
         var findings: [Finding] = []
         var reported: Set<String> = []
-        for name in variableNames(in: pattern)
-        where !predefinedVariables.contains(name) && !defined.contains(name) && !reported.contains(name) {
-            reported.insert(name)
+        for name in variableNames(in: pattern) where !advisor.isDefined(name) && reported.insert(name).inserted {
             var message =
                 "$(\(name)) is neither predefined nor defined in applinks.substitutionVariables, so "
                 + "this pattern never matches; define it"
-            if let suggestion = KnownKeys.suggestion(for: name, among: Array(defined) + predefinedVariables.sorted()) {
+            if let suggestion = advisor.suggestion(for: name) {
                 message += " or write $(\(suggestion))"
             }
             findings.append(Finding(code: "aasa.undefined_variable", severity: .error, path: path, message: message))
@@ -105,5 +105,36 @@ enum PatternLint {
             ]
         }
         return []
+    }
+}
+
+/// Which variable names exist, and "did you mean" for those that do not, at a bounded cost.
+///
+/// A suggestion compares a name with every known one, so a hostile file (thousands of defined variables and
+/// thousands of distinct undefined ones) would cost millions of comparisons: over a minute on a 100 KB file.
+/// Suggestions are therefore remembered per name and made for the first `suggestionBudget` distinct names only;
+/// later ones still get their finding, without the hint.
+struct UndefinedVariableAdvisor {
+    static let suggestionBudget = 64
+
+    private let defined: Set<String>
+    private let candidates: [String]
+    private var suggestions: [String: String?] = [:]
+
+    init(defined names: [String]) {
+        defined = Set(names)
+        candidates = names + PatternLint.predefinedVariables.sorted()
+    }
+
+    func isDefined(_ name: String) -> Bool {
+        defined.contains(name) || PatternLint.predefinedVariables.contains(name)
+    }
+
+    mutating func suggestion(for name: String) -> String? {
+        if let known = suggestions[name] { return known }
+        guard suggestions.count < Self.suggestionBudget else { return nil }
+        let suggestion = KnownKeys.suggestion(for: name, among: candidates)
+        suggestions[name] = suggestion
+        return suggestion
     }
 }

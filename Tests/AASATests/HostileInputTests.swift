@@ -73,6 +73,21 @@ struct HostileInputTests {
         #expect(AASALint.lint(Array(text.utf8)).findings.isEmpty)
     }
 
+    @Test(
+        "thousands of undefined variables next to thousands of defined ones are linted quickly, hints for the first",
+        .timeLimit(.minutes(1)))
+    func manyUndefinedVariables() throws {
+        let variables = (0..<2_000).map { #""v\#(String(1000 + $0))":["a"]"# }.joined(separator: ",")
+        let components = (0..<4_000).map { #"{"/":"/$(x\#(String(1000 + $0)))"}"# }.joined(separator: ",")
+        let text =
+            #"{"applinks":{"substitutionVariables":{"# + variables
+            + #"},"details":[{"appIDs":["A1B2C3D4E5.com.example.app"],"components":["# + components + "]}]}}"
+        let findings = AASALint.lint(Array(text.utf8)).findings.filter { $0.code == "aasa.undefined_variable" }
+        #expect(findings.count == 4_000)
+        #expect(findings.first?.message.hasSuffix("or write $(v1000)") == true)
+        #expect(findings.last?.message.hasSuffix("define it") == true)
+    }
+
     @Test("JSON errors carry line, column and the bytes around them")
     func errorPosition() throws {
         let result = AASAParser.parse(Array("{\n  \"a\": 1\n  \"b\": 2\n}".utf8))
