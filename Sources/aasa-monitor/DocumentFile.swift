@@ -1,15 +1,39 @@
 import AASA
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Reads an AASA file named on the command line, for `lint`, `match` and `diff`.
 enum DocumentFile {
+    /// Larger inputs are refused before they fill memory (`/dev/zero`, a disk image named by mistake). It is far
+    /// above Apple's 131072-byte limit, so an oversize file is still read and linted (`origin.too_large`).
+    static let maximumFileSize = 16 << 20
+
     /// The file's bytes; an unreadable file is a usage error (exit 2) that names the file and the reason.
+    ///
+    /// Read with `open`/`read` rather than `Data(contentsOf:)`, which loads any size and reports pipes
+    /// (`lint <(curl …)`, `/dev/stdin`) and directories with misleading messages.
     static func read(_ path: String) throws(CommandFailure) -> [UInt8] {
-        do {
-            return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-        } catch {
-            let reason = (error as NSError).localizedDescription
-            throw .usage("cannot read \(path): \(reason)")
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .usage("cannot read \(path): \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .usage("cannot read \(path): \(String(cString: strerror(errno)))")
+            }
+            if count == 0 { return bytes }
+            bytes.append(contentsOf: chunk[0..<count])
+            if bytes.count > maximumFileSize {
+                throw .usage(
+                    "\(path) is larger than \(maximumFileSize >> 20) MiB; an apple-app-site-association file must "
+                        + "not exceed \(AASAParser.maximumBodySize) bytes")
+            }
         }
     }
 

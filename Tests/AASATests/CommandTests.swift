@@ -14,15 +14,21 @@ struct CommandTests {
         var error: String
     }
 
-    static func run(_ arguments: [String]) throws -> Run {
+    static func run(_ arguments: [String], standardInput: Data? = nil) throws -> Run {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
+        let input = Pipe()
+        if standardInput != nil { process.standardInput = input }
         let output = Pipe()
         let error = Pipe()
         process.standardOutput = output
         process.standardError = error
         try process.run()
+        if let standardInput {
+            input.fileHandleForWriting.write(standardInput)
+            try input.fileHandleForWriting.close()
+        }
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         let errorData = error.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
@@ -52,6 +58,20 @@ struct CommandTests {
         #expect(missing.error.contains("cannot read /nonexistent/aasa.json"))
         #expect(try Self.run(["lint"]).status == 2)
         #expect(try Self.run(["lint", "--bogus", Self.corpus("001")]).status == 2)
+    }
+
+    @Test("lint reads pipes, and refuses directories and endless files with exit 2 and the reason")
+    func lintInputKinds() throws {
+        let corpusFile = try Data(contentsOf: URL(fileURLWithPath: Self.corpus("035")))
+        let piped = try Self.run(["lint", "/dev/stdin"], standardInput: corpusFile)
+        #expect(piped.status == 1)
+        #expect(piped.output.contains("aasa.appid_placeholder"))
+        let directory = try Self.run(["lint", FileManager.default.temporaryDirectory.path])
+        #expect(directory.status == 2)
+        #expect(directory.error.contains("Is a directory"))
+        let endless = try Self.run(["lint", "/dev/zero"])
+        #expect(endless.status == 2)
+        #expect(endless.error.contains("larger than 16 MiB"))
     }
 
     @Test("lint prints one line per finding: severity, code, path and message")
