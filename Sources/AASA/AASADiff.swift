@@ -109,8 +109,8 @@ private struct Differ {
                 }
             }
         }
-        let otherA = DocumentBuilder.resolved(a.otherServices)
-        let otherB = DocumentBuilder.resolved(b.otherServices)
+        let otherA = JSONMember.resolved(a.otherServices)
+        let otherB = JSONMember.resolved(b.otherServices)
         for name in Set(otherA.map(\.key) + otherB.map(\.key)).sorted() {
             let before = otherA.first { $0.key == name }?.value
             let after = otherB.first { $0.key == name }?.value
@@ -286,12 +286,12 @@ private struct Differ {
         let membersA: [JSONMember]
         let membersB: [JSONMember]
         if case .object(let members) = a ?? .null {
-            membersA = DocumentBuilder.resolved(members)
+            membersA = JSONMember.resolved(members)
         } else {
             membersA = []
         }
         if case .object(let members) = b ?? .null {
-            membersB = DocumentBuilder.resolved(members)
+            membersB = JSONMember.resolved(members)
         } else {
             membersB = []
         }

@@ -29,9 +29,7 @@ public enum AASALint {
                         + "\"appclips\" or \"activitycontinuation\""
                 ))
         }
-        if let applinks = document.json["applinks"] {
-            findings.append(contentsOf: appLinksFindings(applinks, service: document.applinks))
-        }
+        findings.append(contentsOf: appLinksFindings(document))
         for name in ["webcredentials", "appclips", "activitycontinuation"] {
             guard let apps = document.json[name]?["apps"], case .array(let elements) = apps else { continue }
             let path = JSONPath.child(JSONPath.child(JSONPath.root, name), "apps")
@@ -47,10 +45,11 @@ public enum AASALint {
         return findings
     }
 
-    private static func appLinksFindings(_ json: JSONValue, service: AppLinksService?) -> [Finding] {
+    private static func appLinksFindings(_ document: AASADocument) -> [Finding] {
+        guard let service = document.applinks else { return [] }
         var findings: [Finding] = []
         let path = JSONPath.child(JSONPath.root, "applinks")
-        if let apps = service?.apps, !apps.isEmpty {
+        if let apps = service.apps, !apps.isEmpty {
             findings.append(
                 Finding(
                     code: "aasa.legacy_apps", severity: .warning, path: JSONPath.child(path, "apps"),
@@ -58,8 +57,12 @@ public enum AASALint {
                         + "app IDs; list apps in details[].appIDs and write \"apps\": [] or drop the key"
                 ))
         }
-        let raws = rawEntries(in: json, applinksPath: path)
-        for entry in service?.details ?? [] {
+        // The entries' objects as written, indexed once: a file of many entries costs one pass.
+        var raws: [String: JSONValue] = [:]
+        if case .array? = document.json["applinks"]?["details"] {
+            for raw in RawEntry.all(in: document) { raws[raw.path] = raw.json }
+        }
+        for entry in service.details {
             findings.append(contentsOf: entryFindings(entry, raw: raws[entry.jsonPath]))
         }
         return findings
@@ -109,15 +112,5 @@ public enum AASALint {
                 ))
         }
         return findings
-    }
-
-    /// The entries' objects as written, by JSON path (array form only; the dictionary form has none), built once
-    /// so a file of many entries costs one pass, not one pass per entry.
-    private static func rawEntries(in applinks: JSONValue, applinksPath: String) -> [String: JSONValue] {
-        guard case .array(let elements) = applinks["details"] ?? .null else { return [:] }
-        let detailsPath = JSONPath.child(applinksPath, "details")
-        var raws: [String: JSONValue] = [:]
-        for (index, element) in elements.enumerated() { raws[JSONPath.index(detailsPath, index)] = element }
-        return raws
     }
 }

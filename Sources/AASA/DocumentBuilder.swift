@@ -14,7 +14,7 @@ struct DocumentBuilder {
             typeMismatch(at: JSONPath.root, expected: "object", found: json)
             return document
         }
-        for member in Self.resolved(members) {
+        for member in JSONMember.resolved(members) {
             let path = JSONPath.child(JSONPath.root, member.key)
             switch member.key {
             case "applinks": document.applinks = appLinks(member.value, at: path)
@@ -35,19 +35,13 @@ struct DocumentBuilder {
         return document
     }
 
-    /// Members with duplicates resolved (the last value wins) but kept at the first key's position, so findings
-    /// follow the order a person reads the file in.
-    static func resolved(_ members: [JSONMember]) -> [JSONMember] {
-        JSONMember.resolved(members)
-    }
-
     private mutating func appLinks(_ value: JSONValue, at path: String) -> AppLinksService? {
         guard case .object(let members) = value else {
             typeMismatch(at: path, expected: "object", found: value)
             return nil
         }
         var service = AppLinksService()
-        for member in Self.resolved(members) {
+        for member in JSONMember.resolved(members) {
             let childPath = JSONPath.child(path, member.key)
             switch member.key {
             case "apps": service.apps = strings(member.value, at: childPath)
@@ -67,7 +61,7 @@ struct DocumentBuilder {
             return nil
         }
         var service = AppListService(apps: [])
-        for member in Self.resolved(members) {
+        for member in JSONMember.resolved(members) {
             let childPath = JSONPath.child(path, member.key)
             if member.key == "apps" {
                 service.apps = strings(member.value, at: childPath) ?? []
@@ -86,7 +80,7 @@ struct DocumentBuilder {
             }
         case .object(let members):
             // The 2015 form: `details` keyed by app ID. Each key becomes one entry for that app.
-            return Self.resolved(members).compactMap { member in
+            return JSONMember.resolved(members).compactMap { member in
                 entry(member.value, at: JSONPath.child(path, member.key), dictionaryKey: member.key)
             }
         default:
@@ -102,7 +96,7 @@ struct DocumentBuilder {
         }
         var entry = AppLinksEntry(appIDs: dictionaryKey.map { [$0] } ?? [], jsonPath: path)
         var legacyAppID: String?
-        for member in Self.resolved(members) {
+        for member in JSONMember.resolved(members) {
             let childPath = JSONPath.child(path, member.key)
             switch member.key {
             case "appID":
@@ -138,7 +132,7 @@ struct DocumentBuilder {
             return nil
         }
         var rule = ComponentRule(jsonPath: path)
-        for member in Self.resolved(members) {
+        for member in JSONMember.resolved(members) {
             let childPath = JSONPath.child(path, member.key)
             switch member.key {
             case "/": rule.path = string(member.value, at: childPath)
@@ -160,7 +154,7 @@ struct DocumentBuilder {
         case .object(let members):
             var items: [QueryItemRule] = []
             var disregarded = false
-            for member in Self.resolved(members) {
+            for member in JSONMember.resolved(members) {
                 guard case .string(let pattern) = member.value else {
                     disregarded = true
                     findings.append(
@@ -186,7 +180,7 @@ struct DocumentBuilder {
             typeMismatch(at: path, expected: "object", found: value)
             return []
         }
-        return Self.resolved(members).compactMap { member in
+        return JSONMember.resolved(members).compactMap { member in
             guard let values = strings(member.value, at: JSONPath.child(path, member.key)) else { return nil }
             return SubstitutionVariable(name: member.key, values: values)
         }

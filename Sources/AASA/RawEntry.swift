@@ -18,7 +18,7 @@ struct RawEntry {
         case .array(let elements)?:
             raw = elements.enumerated().map { (JSONPath.index(detailsPath, $0.offset), $0.element) }
         case .object(let members)?:
-            raw = DocumentBuilder.resolved(members).map { (JSONPath.child(detailsPath, $0.key), $0.value) }
+            raw = JSONMember.resolved(members).map { (JSONPath.child(detailsPath, $0.key), $0.value) }
         default:
             break
         }
