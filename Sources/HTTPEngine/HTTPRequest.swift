@@ -24,7 +24,12 @@ public struct HTTPRequest: Sendable, Hashable {
     /// The limit on DNS, TCP and TLS set-up.
     public var connectTimeout: Duration
     /// The largest response body accepted; a larger one fails with `too_large` while it is still arriving.
+    ///
+    /// Finite by default (`defaultMaxBodyBytes`): every server is outside input, and a webhook receiver or a
+    /// misconfigured origin streaming without end must not exhaust the daemon's memory. `nil` lifts the limit.
     public var maxBodyBytes: Int?
+    /// 1 MiB: far above any AASA file (128 KiB) or webhook answer we read.
+    public static let defaultMaxBodyBytes = 1 << 20
     /// Refuse any scheme but `https` (libcurl's `CURLOPT_PROTOCOLS_STR`).
     public var httpsOnly: Bool
     /// curl-style host mappings; the first rule that matches the URL's host and port applies.
@@ -60,7 +65,7 @@ public struct HTTPRequest: Sendable, Hashable {
         userAgent: String? = nil,
         timeout: Duration = .seconds(30),
         connectTimeout: Duration = .seconds(10),
-        maxBodyBytes: Int? = nil,
+        maxBodyBytes: Int? = HTTPRequest.defaultMaxBodyBytes,
         httpsOnly: Bool = true,
         connectTo: [ConnectToRule] = [],
         trust: TrustConfiguration = .system,

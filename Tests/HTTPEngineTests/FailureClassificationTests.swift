@@ -153,6 +153,21 @@ struct FailureClassificationTests {
         }
     }
 
+    @Test("without a cap of its own, a request still stops an endless body at the default limit")
+    func defaultCap() async throws {
+        try await withFixtureServer(
+            certificate: .valid(for: "origin.test"),
+            routes: [FixtureRoute("/", .chunked(totalBytes: 2 * HTTPRequest.defaultMaxBodyBytes))]
+        ) { server in
+            try await withCurlEngine { engine in
+                let request = try fixtureRequest("https://origin.test/", server: server)
+                #expect(request.maxBodyBytes == HTTPRequest.defaultMaxBodyBytes)
+                let failure = try await expectFailure(request, on: engine)
+                #expect(failure.kind == .tooLarge)
+            }
+        }
+    }
+
     @Test("a server that never answers is a timeout")
     func timeout() async throws {
         try await withFixtureServer(certificate: .valid(for: "origin.test"), routes: [FixtureRoute("/", .never)]) {
