@@ -26,6 +26,13 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
     ],
     targets: [
         .target(
@@ -36,10 +43,49 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // libidn2, the IDNA library libcurl already links: domain names become A-labels (Punycode) with it.
+        .systemLibrary(
+            name: "CIDN2",
+            pkgConfig: "libidn2",
+            providers: [.apt(["libidn2-dev"])]
+        ),
+        // The pure core of the monitor: findings, evaluation, configuration, alert state machine, webhook formats.
+        // Takes values and the time, returns values; no I/O.
+        .target(
+            name: "MonitorCore",
+            dependencies: [
+                "AASA",
+                "CIDN2",
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strict
+        ),
+        // The I/O shell: probe (libcurl), store (SQLite), scheduler, delivery, endpoint.
+        .target(
+            name: "Monitor",
+            dependencies: [
+                "MonitorCore",
+                "AASA",
+                "HTTPEngine",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+            ],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "aasa-monitor",
             dependencies: [
                 "AASA",
+                "MonitorCore",
+                "Monitor",
+                "HTTPEngine",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -88,6 +134,16 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "AASATests", dependencies: ["AASA"], swiftSettings: strict),
+        .testTarget(name: "MonitorCoreTests", dependencies: ["MonitorCore", "AASA"], swiftSettings: strict),
+        .testTarget(
+            name: "MonitorTests",
+            dependencies: [
+                "Monitor", "MonitorCore", "AASA", "HTTPEngine", "TestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strict
+        ),
         .testTarget(name: "HTTPEngineTests", dependencies: ["HTTPEngine", "TestSupport"], swiftSettings: strict),
         .executableTarget(name: "aasa-benchmark", dependencies: ["AASA"], swiftSettings: strict),
     ]

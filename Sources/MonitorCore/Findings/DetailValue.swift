@@ -1,0 +1,69 @@
+/// A structured detail value of a finding (the redirect target, the certificate's expiry, Apple's reason).
+///
+/// Its own small JSON model rather than `Any`, so that details are `Sendable`, comparable in tests, stored as JSON
+/// and always encoded by an encoder (never pasted into strings).
+public indirect enum DetailValue: Sendable, Hashable, Codable {
+    case null
+    case bool(Bool)
+    case int(Int)
+    case double(Double)
+    case string(String)
+    case array([DetailValue])
+    case object([String: DetailValue])
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Int.self) {
+            self = .int(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .double(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([DetailValue].self) {
+            self = .array(value)
+        } else {
+            self = .object(try container.decode([String: DetailValue].self))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let value): try container.encode(value)
+        case .int(let value): try container.encode(value)
+        case .double(let value): try container.encode(value)
+        case .string(let value): try container.encode(value)
+        case .array(let value): try container.encode(value)
+        case .object(let value): try container.encode(value)
+        }
+    }
+
+    /// The string inside, if this is a string.
+    public var stringValue: String? {
+        if case .string(let value) = self { return value }
+        return nil
+    }
+}
+
+/// The structured detail of one finding: keys are `snake_case`, as everywhere in the JSON interface.
+public typealias FindingDetail = [String: DetailValue]
+
+extension DetailValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral {
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(integerLiteral value: Int) { self = .int(value) }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+}
+
+extension DetailValue {
+    /// `.string(value)` or `.null` when absent, so optional facts keep their key in JSON.
+    public static func optional(_ value: String?) -> DetailValue { value.map(DetailValue.string) ?? .null }
+    /// `.int(value)` or `.null` when absent.
+    public static func optional(_ value: Int?) -> DetailValue { value.map(DetailValue.int) ?? .null }
+    /// `.double(value)` or `.null` when absent.
+    public static func optional(_ value: Double?) -> DetailValue { value.map(DetailValue.double) ?? .null }
+}

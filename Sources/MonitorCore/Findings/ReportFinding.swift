@@ -1,0 +1,60 @@
+import AASA
+
+/// One problem of a domain, in the shared language of check-codes.md: code, severity, where it was seen, one line
+/// for a person, and structured detail for scripts and receivers.
+public struct ReportFinding: Sendable, Hashable, Codable {
+    public typealias Severity = Finding.Severity
+
+    /// A stable dotted code (`origin.redirect`, `cdn.stale`, `expect.url`); never renamed or reused.
+    public var code: String
+    public var severity: Severity
+    public var source: FindingSource
+    /// One line: what is wrong and what to do about it.
+    public var message: String
+    public var detail: FindingDetail
+    /// The URL or app ID of an `expect.*` finding, empty otherwise: with domain, code and source it names an alert,
+    /// so two failing URLs are two alerts (check-codes.md, "Alert identity").
+    public var subject: String
+
+    public init(
+        code: String,
+        severity: Severity,
+        source: FindingSource,
+        message: String,
+        detail: FindingDetail = [:],
+        subject: String = ""
+    ) {
+        self.code = code
+        self.severity = severity
+        self.source = source
+        self.message = message
+        self.detail = detail
+        self.subject = subject
+    }
+}
+
+/// What makes two findings "the same problem" across checks: the alert identity of check-codes.md.
+public struct FindingIdentity: Sendable, Hashable, Codable, Comparable {
+    public var domain: String
+    public var code: String
+    public var source: FindingSource
+    public var subject: String
+
+    public init(domain: String, code: String, source: FindingSource, subject: String) {
+        self.domain = domain
+        self.code = code
+        self.source = source
+        self.subject = subject
+    }
+
+    public static func < (lhs: FindingIdentity, rhs: FindingIdentity) -> Bool {
+        (lhs.domain, lhs.code, lhs.source.rawValue, lhs.subject) < (rhs.domain, rhs.code, rhs.source.rawValue, rhs.subject)
+    }
+}
+
+extension ReportFinding {
+    /// This finding's alert identity on `domain`.
+    public func identity(domain: String) -> FindingIdentity {
+        FindingIdentity(domain: domain, code: code, source: source, subject: subject)
+    }
+}
