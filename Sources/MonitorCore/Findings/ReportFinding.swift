@@ -48,7 +48,8 @@ public struct FindingIdentity: Sendable, Hashable, Codable, Comparable {
     }
 
     public static func < (lhs: FindingIdentity, rhs: FindingIdentity) -> Bool {
-        (lhs.domain, lhs.code, lhs.source.rawValue, lhs.subject) < (rhs.domain, rhs.code, rhs.source.rawValue, rhs.subject)
+        (lhs.domain, lhs.code, lhs.source.rawValue, lhs.subject)
+            < (rhs.domain, rhs.code, rhs.source.rawValue, rhs.subject)
     }
 }
 
