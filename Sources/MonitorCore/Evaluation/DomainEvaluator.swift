@@ -1,0 +1,102 @@
+import AASA
+import Foundation
+
+/// Turns what one check saw into findings and a verdict: the pure heart of `check` and the daemon.
+///
+/// ```swift
+/// let report = DomainEvaluator.evaluate(observation, expectations: expectations, settings: .init(), now: now)
+/// print(report.verdict)
+/// ```
+public enum DomainEvaluator {
+    /// Evaluates `observation`. `context` carries what earlier checks knew (since when Apple's copy is stale);
+    /// `now` is the time of the check, used for certificate expiry and staleness.
+    public static func evaluate(
+        _ observation: DomainObservation,
+        expectations: Expectations = Expectations(),
+        settings: EvaluationSettings = EvaluationSettings(),
+        context: EvaluationContext = EvaluationContext(),
+        now: Date
+    ) -> DomainReport {
+        let wellKnown = LocationEvaluation.evaluate(
+            observation.wellKnown, source: .wellKnown, settings: settings, now: now)
+        var findings = wellKnown.findings
+        if let plain = observation.wellKnownPlain,
+            let finding = OriginConsistency.botBlocked(
+                apple: observation.wellKnown, appleEvaluation: wellKnown, plain: plain)
+        {
+            findings.append(finding)
+        }
+        var wellKnownBroken = wellKnown.fails
+        var rootFacts: LocationFacts?
+        var documents: [String: String] = [:]
+        if let hash = wellKnown.canonicalHash, let text = wellKnown.canonicalText { documents[hash] = text }
+        if let rootFetch = observation.root {
+            let root = LocationEvaluation.evaluate(rootFetch, source: .root, settings: settings, now: now)
+            rootFacts = root.facts
+            // The root path is legacy: its problems matter only when .well-known fails or the root serves a file.
+            if wellKnownBroken || root.servesFile { findings += root.findings }
+            findings += OriginConsistency.rootFindings(
+                wellKnown: wellKnown, wellKnownBroken: wellKnownBroken, root: root)
+        }
+        wellKnownBroken = findings.contains(where: isOriginBreaking)
+        if let document = wellKnown.document, !expectations.isEmpty {
+            findings += ExpectationEvaluation.findings(
+                expectations, document: document, domain: observation.domain, source: .wellKnown)
+        }
+
+        var cdnFacts: CDNFacts?
+        var diff: DocumentDiff?
+        if let cdnFetch = observation.cdn {
+            let cdn = CDNEvaluation.evaluate(
+                cdnFetch, origin: wellKnown, originBroken: wellKnownBroken, settings: settings, context: context,
+                now: now)
+            findings += cdn.findings
+            cdnFacts = cdn.facts
+            diff = cdn.diff
+            if let hash = cdn.facts.canonicalHash, let text = cdn.canonicalText { documents[hash] = text }
+            if let copy = cdn.document, !expectations.isEmpty {
+                findings += ExpectationEvaluation.findings(
+                    expectations, document: copy, domain: observation.domain, source: .cdn)
+            }
+        }
+        findings.sort(by: displayOrder)
+        return DomainReport(
+            domain: observation.domain,
+            checkedAt: now,
+            durationSeconds: max(0, observation.finishedAt.timeIntervalSince(observation.startedAt)),
+            verdict: verdict(for: findings, cdnAsked: observation.cdn != nil),
+            findings: findings,
+            origin: OriginFacts(
+                wellKnown: wellKnown.facts, plainStatus: observation.wellKnownPlain?.response?.status, root: rootFacts),
+            cdn: cdnFacts,
+            diff: diff,
+            documents: documents)
+    }
+
+    /// The verdict of a set of findings: the first rule of check-codes.md that applies.
+    ///
+    /// A `cdn.stale` of severity `info` (only comments or unknown keys differ) does not hold a release back: it
+    /// cannot change which URLs open the app.
+    public static func verdict(for findings: [ReportFinding], cdnAsked: Bool) -> Verdict {
+        if findings.contains(where: isOriginBreaking) { return .originBroken }
+        if findings.contains(where: { $0.code.hasPrefix("expect.") }) { return .expectationFailed }
+        if findings.contains(where: { $0.code == "cdn.missing" || $0.code == "cdn.invalid" }) { return .cdnMissing }
+        if findings.contains(where: { $0.code == "cdn.stale" && $0.severity != .info }) { return .cdnStale }
+        if !cdnAsked || findings.contains(where: { $0.code == "cdn.unreachable" }) { return .unknown }
+        return .ready
+    }
+
+    /// An error-severity origin or content finding on `.well-known`: Apple would refuse the file.
+    static func isOriginBreaking(_ finding: ReportFinding) -> Bool {
+        finding.source == .wellKnown && finding.severity == .error
+            && (finding.code.hasPrefix("origin.") || finding.code.hasPrefix("aasa."))
+    }
+
+    /// Findings grouped by source, errors first, then by code: the order a person reads a report in.
+    static func displayOrder(_ a: ReportFinding, _ b: ReportFinding) -> Bool {
+        if a.source != b.source { return a.source < b.source }
+        if a.severity != b.severity { return a.severity > b.severity }
+        if a.code != b.code { return a.code < b.code }
+        return a.subject < b.subject
+    }
+}

@@ -1,0 +1,93 @@
+import AASA
+
+/// Checks what the team expects against one copy of the file (the origin's or Apple's), each reported on its copy.
+enum ExpectationEvaluation {
+    /// The `expect.*` findings of `expectations` on `document`, reported with `source` (the copy).
+    static func findings(
+        _ expectations: Expectations,
+        document: AASADocument,
+        domain: String,
+        source: FindingSource
+    ) -> [ReportFinding] {
+        let copy = source == .cdn ? "cdn" : "origin"
+        var findings: [ReportFinding] = []
+        for app in expectations.apps where !listedApps(document, service: app.service).contains(app.appID) {
+            findings.append(
+                ReportFinding(
+                    code: "expect.app_missing", severity: .error, source: source,
+                    message: "\(app.appID) is not listed in \(app.service) on the \(copy == "cdn" ? "CDN" : "origin") "
+                        + "copy: add it to the file",
+                    detail: ["service": .string(app.service), "app": .string(app.appID), "copy": .string(copy)],
+                    subject: app.appID))
+        }
+        guard !expectations.urls.isEmpty else { return findings }
+        let matcher = URLMatcher(document: document)
+        for expected in expectations.urls {
+            if let finding = urlFinding(expected, matcher: matcher, domain: domain, source: source, copy: copy) {
+                findings.append(finding)
+            }
+        }
+        return findings
+    }
+
+    private static func urlFinding(
+        _ expected: ExpectedURL,
+        matcher: URLMatcher,
+        domain: String,
+        source: FindingSource,
+        copy: String
+    ) -> ReportFinding? {
+        var detail: FindingDetail = [
+            "url": .string(expected.url), "app": .string(expected.appID), "copy": .string(copy),
+            "expected": .string(expected.decision.rawValue),
+        ]
+        let outcome: MatchOutcome
+        do {
+            outcome = try matcher.decide(url: expected.url, appID: expected.appID, domain: domain)
+        } catch {
+            detail["decision"] = .null
+            return ReportFinding(
+                code: "expect.url", severity: .error, source: source,
+                message: "\(expected.url) cannot be evaluated: \(error.reason)", detail: detail, subject: expected.url)
+        }
+        guard !holds(expected.decision, outcome.decision) else { return nil }
+        detail["decision"] = .string(outcome.decision.rawValue)
+        if let rule = outcome.rule {
+            detail["rule"] = .object([
+                "json_path": .string(rule.jsonPath), "entry": .int(rule.entry), "index": .int(rule.index),
+                "exclude": .bool(rule.exclude),
+            ])
+        }
+        let wanted = expected.decision == .notMatch ? "not to open the app" : "to be \(expected.decision.rawValue)"
+        let ruleText = outcome.rule.map { " by the rule at \($0.jsonPath)" } ?? ""
+        return ReportFinding(
+            code: "expect.url", severity: .error, source: source,
+            message: "\(expected.url) for \(expected.appID) is \(outcome.decision.rawValue)\(ruleText) on the "
+                + "\(copy == "cdn" ? "CDN" : "origin") copy, expected \(wanted)",
+            detail: detail, subject: expected.url)
+    }
+
+    private static func holds(_ expected: ExpectedDecision, _ decision: MatchDecision) -> Bool {
+        switch expected {
+        case .match: decision == .match
+        case .exclude: decision == .exclude
+        case .noMatch: decision == .noMatch
+        case .notMatch: decision != .match
+        }
+    }
+
+    /// The app IDs a service lists: `applinks` details (and a legacy `apps` list), or another service's `apps`.
+    static func listedApps(_ document: AASADocument, service: String) -> Set<String> {
+        switch service {
+        case "applinks":
+            guard let applinks = document.applinks else { return [] }
+            return Set(applinks.details.flatMap(\.appIDs))
+        case "webcredentials": return Set(document.webcredentials?.apps ?? [])
+        case "appclips": return Set(document.appclips?.apps ?? [])
+        case "activitycontinuation": return Set(document.activitycontinuation?.apps ?? [])
+        default:
+            guard case .array(let values)? = document.json[service]?["apps"] else { return [] }
+            return Set(values.compactMap { if case .string(let app) = $0 { app } else { nil } })
+        }
+    }
+}

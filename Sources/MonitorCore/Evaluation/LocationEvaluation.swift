@@ -1,0 +1,82 @@
+import AASA
+import Foundation
+
+/// What one origin location (`.well-known` or the root path) gave: its findings, its document if valid, its facts.
+struct LocationEvaluation: Sendable {
+    var findings: [ReportFinding]
+    /// The document when the location answered 200 with a body that parses; `nil` otherwise.
+    var document: AASADocument?
+    var canonicalHash: String?
+    var canonicalText: String?
+    var facts: LocationFacts
+    /// True when the location answered 200 at all (a file is served, valid or not).
+    var servesFile: Bool
+
+    /// True when the location has an error finding: it does not give Apple a usable file.
+    var fails: Bool { document == nil || findings.contains { $0.severity == .error } }
+
+    /// Evaluates one fetch of an origin location as Apple's fetcher would judge it.
+    static func evaluate(
+        _ fetch: FetchObservation,
+        source: FindingSource,
+        settings: EvaluationSettings,
+        now: Date
+    ) -> LocationEvaluation {
+        var facts = LocationFacts(
+            url: fetch.url, primaryIP: fetch.primaryIP, totalSeconds: fetch.totalSeconds,
+            certificate: fetch.certificate)
+        var findings: [ReportFinding] = []
+        guard let response = fetch.response else {
+            let failure = fetch.failure ?? FetchFailure(kind: "other", message: "no answer")
+            facts.error = failure.kind
+            facts.errorMessage = failure.message
+            findings.append(
+                TransportFinding.failure(failure, source: source, url: fetch.url, certificate: fetch.certificate))
+            return LocationEvaluation(findings: findings, facts: facts, servesFile: false)
+        }
+        facts.status = response.status
+        facts.contentType = response.header("Content-Type")
+        facts.bodyBytes = response.body.count
+        facts.redirectLocation = response.redirectLocation
+        facts.httpVersion = response.httpVersion
+        findings += TransportFinding.connection(of: fetch, source: source, settings: settings, now: now)
+
+        guard response.status == 200 else {
+            findings.append(TransportFinding.status(response, source: source, url: fetch.url))
+            return LocationEvaluation(findings: findings, facts: facts, servesFile: false)
+        }
+        if let finding = TransportFinding.contentType(facts.contentType, source: source) {
+            findings.append(finding)
+        }
+        let parsed = AASALint.lint(response.body)
+        facts.signed = parsed.isSigned
+        var linted = parsed.findings.map { ReportFinding(linted: $0, source: source) }
+        if parsed.document == nil, TransportFinding.looksLikeHTML(response.body) {
+            for index in linted.indices where linted[index].code == "origin.json" {
+                linted[index].message +=
+                    " — the body is an HTML page (a login wall, an error page or an app's "
+                    + "index.html fallback): serve the JSON file at this URL"
+                linted[index].detail["looks_like"] = "html"
+            }
+        }
+        findings += linted
+        var result = LocationEvaluation(findings: findings, facts: facts, servesFile: true)
+        if let document = parsed.document {
+            result.document = document
+            result.canonicalHash = CanonicalJSON.hash(of: document.json)
+            result.canonicalText = CanonicalJSON.text(of: document.json)
+            result.facts.canonicalHash = result.canonicalHash
+        }
+        return result
+    }
+}
+
+extension ReportFinding {
+    /// A finding of the AASA core (lint or parser) placed on a source; the JSON path goes into the detail.
+    init(linted finding: Finding, source: FindingSource) {
+        var detail: FindingDetail = [:]
+        if let path = finding.path { detail["path"] = .string(path) }
+        self.init(
+            code: finding.code, severity: finding.severity, source: source, message: finding.message, detail: detail)
+    }
+}

@@ -1,0 +1,131 @@
+import AASA
+import Foundation
+
+/// Findings about how an origin location answered, before its content is read (check-codes.md, "Origin transport").
+enum TransportFinding {
+    /// The finding for a fetch that produced no complete answer.
+    static func failure(
+        _ failure: FetchFailure,
+        source: FindingSource,
+        url: String,
+        certificate: CertificateFacts?
+    ) -> ReportFinding {
+        var detail: FindingDetail = ["url": .string(url), "error": .string(failure.message)]
+        if let certificate { detail["certificate"] = certificate.detail }
+        let (code, advice) = codeAndAdvice(forFailureKind: failure.kind)
+        return ReportFinding(
+            code: code, severity: .error, source: source,
+            message: "\(advice) (\(failure.message))", detail: detail)
+    }
+
+    private static func codeAndAdvice(forFailureKind kind: String) -> (String, String) {
+        switch kind {
+        case "dns": ("origin.dns", "the name does not resolve: publish an A/AAAA record for it")
+        case "connect": ("origin.connect", "the connection was refused or reset: open port 443 to the internet")
+        case "timeout":
+            ("origin.timeout", "no complete answer in time: Apple's fetcher gives up after about 5 s")
+        case "tls.untrusted":
+            (
+                "origin.tls.untrusted",
+                "the certificate chain does not lead to a trusted root: serve the full chain from a public CA"
+            )
+        case "tls.expired":
+            ("origin.tls.expired", "the certificate is expired or not yet valid: renew it")
+        case "tls.hostname":
+            ("origin.tls.hostname", "the certificate does not cover this domain: add the name to its SANs")
+        case "tls.protocol":
+            ("origin.tls.protocol", "the TLS handshake failed: offer TLS 1.2 or newer with a modern cipher")
+        case "too_large":
+            (
+                "origin.too_large",
+                "the body is over 131072 bytes and Apple rejects it: remove entries or shorten patterns"
+            )
+        default: ("origin.fetch", "the fetch failed")
+        }
+    }
+
+    /// Findings about the connection of a complete answer: slowness, a private address, an expiring certificate.
+    static func connection(
+        of fetch: FetchObservation,
+        source: FindingSource,
+        settings: EvaluationSettings,
+        now: Date
+    ) -> [ReportFinding] {
+        var findings: [ReportFinding] = []
+        if fetch.totalSeconds > settings.slowThreshold {
+            findings.append(
+                ReportFinding(
+                    code: "origin.slow", severity: .warning, source: source,
+                    message: String(
+                        format: "the answer took %.1f s; Apple's fetcher gives up near 5 s (SWCERR00301 Timeout)",
+                        fetch.totalSeconds),
+                    detail: ["seconds": .double(fetch.totalSeconds)]))
+        }
+        if let address = fetch.primaryIP, !fetch.viaConnectTo, NetworkAddress.isPrivateOrReserved(address) {
+            findings.append(
+                ReportFinding(
+                    code: "origin.private_address", severity: .error, source: source,
+                    message: "the name resolves to \(address), a private or reserved address Apple refuses "
+                        + "(SWCERR00202): publish a public address",
+                    detail: ["address": .string(address)]))
+        }
+        if let certificate = fetch.certificate {
+            let remaining = certificate.notAfter.timeIntervalSince(now)
+            if remaining >= 0, remaining < settings.expiryWarning {
+                let days = Int((remaining / 86_400).rounded(.down))
+                findings.append(
+                    ReportFinding(
+                        code: "origin.tls.expiring", severity: .warning, source: source,
+                        message: "the certificate expires in \(days) day\(days == 1 ? "" : "s") "
+                            + "(\(RFC3339.string(certificate.notAfter))): renew it before Apple's next fetch fails",
+                        detail: ["not_after": .string(RFC3339.string(certificate.notAfter)), "days_left": .int(days)]
+                    ))
+            }
+        }
+        return findings
+    }
+
+    /// The finding for a complete answer whose status is not 200.
+    static func status(_ response: FetchResponse, source: FindingSource, url: String) -> ReportFinding {
+        if (300..<400).contains(response.status) {
+            let target = response.redirectLocation ?? response.header("Location")
+            return ReportFinding(
+                code: "origin.redirect", severity: .error, source: source,
+                message: "answers \(response.status) → \(target ?? "(no Location)"); Apple never follows "
+                    + "redirects: serve the file at this exact URL with 200",
+                detail: ["status": .int(response.status), "location": .optional(target)])
+        }
+        return ReportFinding(
+            code: "origin.status", severity: .error, source: source,
+            message: "answers \(response.status) instead of 200: serve the file at this URL",
+            detail: ["status": .int(response.status), "url": .string(url)])
+    }
+
+    /// `origin.content_type` unless the type is `application/json` or `application/pkcs7-mime` (parameters allowed).
+    static func contentType(_ value: String?, source: FindingSource) -> ReportFinding? {
+        let type = value?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+        if type == "application/json" || type == "application/pkcs7-mime" { return nil }
+        return ReportFinding(
+            code: "origin.content_type", severity: .warning, source: source,
+            message: "Content-Type is \(value.map { "'\($0)'" } ?? "missing"); serve application/json",
+            detail: ["content_type": .optional(value)])
+    }
+
+    /// True when a body is an HTML page: a login wall, an error page or a single-page app's index.
+    static func looksLikeHTML(_ body: [UInt8]) -> Bool {
+        let start = body.prefix(512).drop(while: { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 })
+        let head = String(decoding: start.prefix(16), as: UTF8.self).lowercased()
+        return head.hasPrefix("<!doctype html") || head.hasPrefix("<html")
+    }
+}
+
+extension CertificateFacts {
+    /// The certificate as finding detail.
+    var detail: DetailValue {
+        .object([
+            "subject": .string(subject), "issuer": .string(issuer),
+            "not_before": .string(RFC3339.string(notBefore)), "not_after": .string(RFC3339.string(notAfter)),
+            "subject_alternative_names": .array(subjectAlternativeNames.map(DetailValue.string)),
+        ])
+    }
+}
