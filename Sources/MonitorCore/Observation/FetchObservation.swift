@@ -127,3 +127,12 @@ public struct CertificateFacts: Sendable, Hashable, Codable {
         self.notAfter = notAfter
     }
 }
+
+extension CertificateFacts {
+    enum CodingKeys: String, CodingKey {
+        case subject, issuer
+        case subjectAlternativeNames = "subject_alternative_names"
+        case notBefore = "not_before"
+        case notAfter = "not_after"
+    }
+}

@@ -18,7 +18,8 @@ public struct DomainReport: Sendable, Hashable, Codable {
     /// Origin copy vs. Apple's copy when both are valid and differ in meaning.
     public var diff: DocumentDiff?
     /// Canonical text of each valid document seen, by canonical hash, so the store keeps each meaning once.
-    public var documents: [String: String]
+    /// Not part of the JSON form: the store keeps documents in their own table, and `--json` shows hashes.
+    public var documents: [String: String] = [:]
 
     public init(
         domain: String,
@@ -183,5 +184,51 @@ public struct AppleFailureReason: Sendable, Hashable, Codable {
         self.code = code
         self.text = text
         self.raw = raw
+    }
+}
+
+extension DomainReport {
+    enum CodingKeys: String, CodingKey {
+        case domain, verdict, findings, origin, cdn, diff
+        case checkedAt = "checked_at"
+        case durationSeconds = "duration"
+    }
+}
+
+extension OriginFacts {
+    enum CodingKeys: String, CodingKey {
+        case wellKnown = "well_known"
+        case plainStatus = "plain_status"
+        case root
+    }
+}
+
+extension LocationFacts {
+    enum CodingKeys: String, CodingKey {
+        case url, status, error, signed, certificate
+        case errorMessage = "error_message"
+        case contentType = "content_type"
+        case bodyBytes = "body_bytes"
+        case redirectLocation = "redirect_location"
+        case canonicalHash = "canonical_hash"
+        case primaryIP = "primary_ip"
+        case httpVersion = "http_version"
+        case totalSeconds = "total_seconds"
+    }
+}
+
+extension CDNFacts {
+    enum CodingKeys: String, CodingKey {
+        case url, status, error, headers, age
+        case errorMessage = "error_message"
+        case appleFailureReason = "apple_failure_reason"
+        case appleFailureDetails = "apple_failure_details"
+        case appleFrom = "apple_from"
+        case appleTryDirect = "apple_try_direct"
+        case appleOriginFormat = "apple_origin_format"
+        case maxAge = "max_age"
+        case expectedRefresh = "expected_refresh"
+        case canonicalHash = "canonical_hash"
+        case totalSeconds = "total_seconds"
     }
 }

@@ -1,0 +1,109 @@
+import Foundation
+
+/// Expectations given on a command line (`--expect-app`, `--expect-url`, `--expect-no-url`), assigned to domains.
+public enum ExpectationArguments {
+    /// The services an `--expect-app SERVICE:APPID` may name.
+    public static let services: Set<String> = ["applinks", "webcredentials", "appclips", "activitycontinuation"]
+
+    /// Builds each domain's expectations: apps apply to every domain, a URL to the domain of its host.
+    ///
+    /// `urls` and `noURLs` are `URL=APPID`, split at the last `=` (URLs may hold `=` in their query).
+    public static func assign(
+        apps: [String],
+        urls: [String],
+        noURLs: [String],
+        domains: [String]
+    ) throws(ExpectationArgumentError) -> [String: Expectations] {
+        var expectedApps: [ExpectedApp] = []
+        for argument in apps {
+            expectedApps.append(try app(argument))
+        }
+        var result = Dictionary(uniqueKeysWithValues: domains.map { ($0, Expectations(apps: expectedApps)) })
+        for (argument, decision) in urls.map({ ($0, ExpectedDecision.match) }) + noURLs.map({ ($0, .notMatch) }) {
+            let option = decision == .match ? "--expect-url" : "--expect-no-url"
+            guard let equals = argument.lastIndex(of: "="), equals != argument.startIndex else {
+                throw ExpectationArgumentError("\(option) \(argument): expected URL=APPID")
+            }
+            let url = String(argument[..<equals])
+            let appID = String(argument[argument.index(after: equals)...])
+            guard AppIDShape.isValid(appID) else {
+                throw ExpectationArgumentError(
+                    "\(option) \(argument): '\(appID)' is not an app ID (10-character Team ID, '.', bundle ID)")
+            }
+            guard let host = URLHost.of(url) else {
+                throw ExpectationArgumentError("\(option) \(argument): '\(url)' is not an absolute https URL")
+            }
+            let domain = (try? DomainName.normalize(host)) ?? host
+            guard result[domain] != nil else {
+                throw ExpectationArgumentError(
+                    "\(option) \(argument): the URL's host \(host) is not one of the domains checked")
+            }
+            result[domain]?.urls.append(ExpectedURL(url: url, appID: appID, decision: decision))
+        }
+        return result
+    }
+
+    /// `APPID` (in `applinks`) or `SERVICE:APPID`.
+    static func app(_ argument: String) throws(ExpectationArgumentError) -> ExpectedApp {
+        var service = "applinks"
+        var appID = argument
+        if let colon = argument.firstIndex(of: ":") {
+            service = String(argument[..<colon])
+            appID = String(argument[argument.index(after: colon)...])
+            guard services.contains(service) else {
+                throw ExpectationArgumentError(
+                    "--expect-app \(argument): unknown service '\(service)'; expected one of "
+                        + services.sorted().joined(separator: ", "))
+            }
+        }
+        guard AppIDShape.isValid(appID) else {
+            throw ExpectationArgumentError(
+                "--expect-app \(argument): '\(appID)' is not an app ID (10-character Team ID, '.', bundle ID)")
+        }
+        return ExpectedApp(service: service, appID: appID)
+    }
+}
+
+/// A command-line expectation that cannot be understood; the message names the option and the value.
+public struct ExpectationArgumentError: Error, Sendable, CustomStringConvertible {
+    public var description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}
+
+/// The shape of an app ID: a 10-character alphanumeric Team ID (or App ID prefix), a dot, a bundle ID.
+public enum AppIDShape {
+    public static func isValid(_ appID: String) -> Bool {
+        let utf8 = Array(appID.utf8)
+        guard utf8.count > 11, utf8[10] == UInt8(ascii: "."), utf8[..<10].allSatisfy(isAlphanumeric) else {
+            return false
+        }
+        return utf8[11...].allSatisfy { isAlphanumeric($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") }
+    }
+
+    private static func isAlphanumeric(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+    }
+}
+
+/// The host of an absolute `http(s)` URL, without port or user info.
+enum URLHost {
+    static func of(_ url: String) -> String? {
+        let lower = url.lowercased()
+        guard let schemeEnd = lower.range(of: "://"),
+            ["https", "http"].contains(String(lower[..<schemeEnd.lowerBound]))
+        else { return nil }
+        let rest = url[schemeEnd.upperBound...]
+        let authority = rest.prefix(while: { $0 != "/" && $0 != "?" && $0 != "#" })
+        let hostPort = authority.split(separator: "@").last ?? ""
+        let host: Substring
+        if hostPort.hasPrefix("[") {
+            host = hostPort.prefix(while: { $0 != "]" }).dropFirst()
+        } else {
+            host = hostPort.split(separator: ":", omittingEmptySubsequences: false).first ?? ""
+        }
+        return host.isEmpty ? nil : String(host)
+    }
+}
