@@ -1,0 +1,86 @@
+import Foundation
+import HTTPEngine
+
+/// Fetches one domain's association file the way Apple does, and records what came back.
+///
+/// Four requests per domain: `.well-known` with Apple's user agent (the answer that counts, with the certificate
+/// chain read), the same URL with a plain user agent (to catch a WAF that treats Apple differently), the legacy
+/// root path, and Apple's CDN copy. The first origin request goes alone and opens the one TLS connection the other
+/// two then reuse, so a domain costs one handshake; the CDN request does not wait for the origin.
+///
+/// Nothing here throws for network trouble: every failure becomes a `FetchObservation` whose outcome is
+/// `.failure`, so a hostile or unreachable domain is an observation like any other. The probe does not own the
+/// engine: whoever created it shuts it down.
+public struct DomainProbe: Sendable {
+    /// The engine all requests go through; sharing it shares its connection cache.
+    public let engine: CurlEngine
+    /// How to fetch.
+    public let settings: ProbeSettings
+
+    /// Creates a probe that sends its requests through `engine`.
+    public init(engine: CurlEngine, settings: ProbeSettings) {
+        self.engine = engine
+        self.settings = settings
+    }
+
+    /// Observes one domain: both origin locations, both user agents, and the CDN.
+    ///
+    /// - Parameters:
+    ///   - domain: the normalized domain (lower-case A-label, no port, no trailing dot).
+    ///   - now: the clock, read at the start and the end of the check.
+    /// - Returns: all four fetches; takes at most about twice `settings.timeout`.
+    public func observe(domain: String, now: () -> Date) async -> DomainObservation {
+        let startedAt = now()
+        async let cdn = observeCDN(domain: domain)
+        let wellKnown = await fetch(
+            settings.request(
+                url: settings.wellKnownURL(for: domain), userAgent: settings.appleUserAgent,
+                readsCertificateChain: true))
+        // Only now is the connection up (or known to be unreachable): the follow-ups reuse it.
+        async let wellKnownPlain = fetch(
+            settings.request(url: settings.wellKnownURL(for: domain), userAgent: settings.plainUserAgent))
+        async let root = fetch(settings.request(url: settings.rootURL(for: domain), userAgent: settings.appleUserAgent))
+        let observation = DomainObservation(
+            domain: domain,
+            startedAt: startedAt,
+            finishedAt: startedAt,
+            wellKnown: wellKnown,
+            wellKnownPlain: await wellKnownPlain,
+            root: await root,
+            cdn: await cdn
+        )
+        return observation.finished(at: now())
+    }
+
+    /// Observes only Apple's CDN copy of `domain`, for a re-check once the CDN's cached copy should have expired.
+    ///
+    /// Plain user agent (the CDN answers a bare client as it answers a device) and no chain read, so the CDN
+    /// requests of every domain share one connection to the CDN.
+    public func observeCDN(domain: String) async -> FetchObservation {
+        await fetch(settings.request(url: settings.cdnURL(for: domain), userAgent: settings.plainUserAgent))
+    }
+
+    /// Performs `request` and turns whatever happens into an observation.
+    private func fetch(_ request: HTTPRequest) async -> FetchObservation {
+        let userAgent = request.userAgent ?? ""
+        let viaConnectTo = settings.routesThroughConnectTo(request.url)
+        do {
+            let response = try await engine.perform(request)
+            return FetchObservation(response: response, userAgent: userAgent, viaConnectTo: viaConnectTo)
+        } catch let failure as HTTPFailure {
+            return FetchObservation(failure: failure, userAgent: userAgent, viaConnectTo: viaConnectTo)
+        } catch {
+            return FetchObservation(
+                url: request.url, userAgent: userAgent, viaConnectTo: viaConnectTo, unexpected: error)
+        }
+    }
+}
+
+extension DomainObservation {
+    /// This observation with its end time set.
+    fileprivate func finished(at date: Date) -> DomainObservation {
+        var copy = self
+        copy.finishedAt = date
+        return copy
+    }
+}

@@ -1,0 +1,89 @@
+import AASA
+import Foundation
+import HTTPEngine
+
+/// How the probe fetches: where Apple's CDN is, how long to wait, where to connect, whom to trust, and how it
+/// identifies itself.
+///
+/// The defaults copy Apple's fetcher: its user agent, its 128 KiB cap and its CDN. `connectTo` and `trust` apply to
+/// the origin and the CDN alike, so a staging setup (or a test) can point both at local servers and keep strict TLS.
+public struct ProbeSettings: Sendable, Hashable {
+    /// Apple's public CDN for associated-domain files; the domain is appended to it.
+    public static let defaultCDNBaseURL = "https://app-site-association.cdn-apple.com/a/v1/"
+    /// What Apple's CDN fetcher sends as its user agent.
+    public static let appleFetcherUserAgent = "AASA-Bot/1.0.0"
+
+    /// The CDN base URL; the CDN request is `<cdnBaseURL><domain>`.
+    public var cdnBaseURL: String
+    /// The limit on each request, connection set-up included; one domain takes at most about twice this.
+    public var timeout: Duration
+    /// curl-style host mappings for origin and CDN requests.
+    public var connectTo: [ConnectToRule]
+    /// Which certificate authorities to trust, for origin and CDN requests.
+    public var trust: TrustConfiguration
+    /// The user agent of the request whose answer counts: Apple's fetcher's.
+    public var appleUserAgent: String
+    /// The user agent of the comparison request, so that a WAF or bot rule treating Apple differently shows.
+    public var plainUserAgent: String
+    /// The largest body accepted; Apple stops reading after 131072 bytes, so one byte more is `too_large`.
+    public var maxBodyBytes: Int
+    /// The most domains probed at once by `DomainProbe.observeAll`.
+    public var concurrency: Int
+
+    /// Creates settings; `version` goes into the plain user agent (`aasa-monitor/<version>`).
+    public init(
+        version: String,
+        cdnBaseURL: String = ProbeSettings.defaultCDNBaseURL,
+        timeout: Duration = .seconds(10),
+        connectTo: [ConnectToRule] = [],
+        trust: TrustConfiguration = .system,
+        maxBodyBytes: Int = AASAParser.maximumBodySize,
+        concurrency: Int = 32
+    ) {
+        self.cdnBaseURL = cdnBaseURL
+        self.timeout = timeout
+        self.connectTo = connectTo
+        self.trust = trust
+        self.appleUserAgent = Self.appleFetcherUserAgent
+        self.plainUserAgent = "aasa-monitor/\(version)"
+        self.maxBodyBytes = maxBodyBytes
+        self.concurrency = max(1, concurrency)
+    }
+
+    /// The origin's `.well-known` URL for `domain`.
+    public func wellKnownURL(for domain: String) -> String {
+        "https://\(domain)/.well-known/apple-app-site-association"
+    }
+
+    /// The origin's legacy root URL for `domain`.
+    public func rootURL(for domain: String) -> String {
+        "https://\(domain)/apple-app-site-association"
+    }
+
+    /// The CDN URL for `domain`: the base with exactly one `/` before the domain.
+    public func cdnURL(for domain: String) -> String {
+        cdnBaseURL.hasSuffix("/") ? cdnBaseURL + domain : cdnBaseURL + "/" + domain
+    }
+
+    /// Whether a `connect-to` rule sends requests for `url` elsewhere (then a private address is expected).
+    public func routesThroughConnectTo(_ url: String) -> Bool {
+        guard let components = URLComponents(string: url), let host = components.host else { return false }
+        let port = components.port ?? (components.scheme?.lowercased() == "http" ? 80 : 443)
+        return ConnectToRule.firstMatch(in: connectTo, host: host, port: port) != nil
+    }
+
+    /// A request for `url` with these settings: no redirects followed, the body cap, strict TLS, no proxy.
+    func request(url: String, userAgent: String, readsCertificateChain: Bool = false) -> HTTPRequest {
+        HTTPRequest(
+            url: url,
+            userAgent: userAgent,
+            timeout: timeout,
+            connectTimeout: timeout,
+            maxBodyBytes: maxBodyBytes,
+            connectTo: connectTo,
+            trust: trust,
+            readsCertificateChain: readsCertificateChain,
+            describesRejectedCertificate: readsCertificateChain
+        )
+    }
+}

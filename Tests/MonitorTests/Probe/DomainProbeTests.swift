@@ -1,0 +1,141 @@
+import Foundation
+import HTTPEngine
+import Monitor
+import TestSupport
+import Testing
+
+@Suite("Domain probe: one domain")
+struct DomainProbeTests {
+    private let domain = "good.origin.test"
+
+    @Test("a valid domain yields four observations with statuses, bodies, headers and the leaf certificate")
+    func validDomain() async throws {
+        let routes = [
+            FixtureRoute(
+                "/.well-known/apple-app-site-association",
+                .text(ProbeFixtures.aasaBody, headers: [("Content-Type", "application/json"), ("X-Origin", "1")])),
+            FixtureRoute("/apple-app-site-association", .text("root", status: 404)),
+        ]
+        try await withProbeFixtures(routes: routes, cdnServes: [domain]) { fixtures in
+            let observation = await fixtures.probe.observe(domain: domain, now: Date.init)
+
+            #expect(observation.domain == domain)
+            #expect(observation.startedAt <= observation.finishedAt)
+            let wellKnown = try #require(observation.wellKnown.response)
+            #expect(observation.wellKnown.url == "https://good.origin.test/.well-known/apple-app-site-association")
+            #expect(observation.wellKnown.userAgent == "AASA-Bot/1.0.0")
+            #expect(wellKnown.status == 200)
+            #expect(wellKnown.body == Array(ProbeFixtures.aasaBody.utf8))
+            #expect(wellKnown.header("content-type") == "application/json")
+            #expect(wellKnown.header("x-origin") == "1")
+            #expect(wellKnown.httpVersion == "2")
+            #expect(observation.wellKnown.primaryIP == "127.0.0.1")
+            #expect(observation.wellKnown.viaConnectTo)
+            #expect(observation.wellKnown.totalSeconds > 0)
+            let certificate = try #require(observation.wellKnown.certificate)
+            #expect(certificate.notAfter == fixtures.origin.certificate.notAfter)
+            #expect(certificate.subjectAlternativeNames == ["*.origin.test"])
+
+            let plain = try #require(observation.wellKnownPlain)
+            #expect(plain.userAgent == ProbeFixtures.plainUserAgent)
+            #expect(plain.response?.status == 200)
+            #expect(observation.root?.url == "https://good.origin.test/apple-app-site-association")
+            #expect(observation.root?.response?.status == 404)
+
+            let cdn = try #require(observation.cdn?.response)
+            #expect(observation.cdn?.url == "https://cdn.test/a/v1/good.origin.test")
+            #expect(cdn.status == 200)
+            #expect(cdn.body == Array(ProbeFixtures.cdnBody.utf8))
+            for name in ["Apple-Origin-Format", "Apple-From", "Cache-Control", "Age", "X-Cache", "Via"] {
+                #expect(cdn.header(name) != nil, "CDN header \(name) kept")
+            }
+            #expect(cdn.header("age") == "120")
+
+            let userAgents = fixtures.origin.requests.map { $0.userAgent ?? "" }
+            #expect(userAgents.sorted() == ["AASA-Bot/1.0.0", "AASA-Bot/1.0.0", ProbeFixtures.plainUserAgent])
+            #expect(fixtures.origin.requests.first?.path == "/.well-known/apple-app-site-association")
+            #expect(fixtures.origin.requests.first?.userAgent == "AASA-Bot/1.0.0")
+        }
+    }
+
+    @Test("the three origin requests share one TLS handshake")
+    func oneHandshakePerDomain() async throws {
+        let routes = [FixtureRoute("/.well-known/apple-app-site-association", .text(ProbeFixtures.aasaBody))]
+        try await withProbeFixtures(routes: routes, cdnServes: [domain]) { fixtures in
+            _ = await fixtures.probe.observe(domain: domain, now: Date.init)
+            let activity = fixtures.origin.activity
+            #expect(activity.requests.count == 3)
+            #expect(activity.tlsHandshakesCompleted == 1)
+            #expect(activity.connectionsAccepted == 1)
+        }
+    }
+
+    @Test("a bot rule that answers Apple's user agent differently is recorded on both sides")
+    func botBlocked() async throws {
+        let routes = [
+            FixtureRoute("/.well-known/apple-app-site-association") { request in
+                request.userAgent == "AASA-Bot/1.0.0" ? .text("blocked", status: 403) : .text(ProbeFixtures.aasaBody)
+            }
+        ]
+        try await withProbeFixtures(routes: routes, cdnServes: [domain]) { fixtures in
+            let observation = await fixtures.probe.observe(domain: domain, now: Date.init)
+            #expect(observation.wellKnown.response?.status == 403)
+            #expect(observation.wellKnown.response?.body == Array("blocked".utf8))
+            #expect(observation.wellKnownPlain?.response?.status == 200)
+            #expect(observation.wellKnownPlain?.response?.body == Array(ProbeFixtures.aasaBody.utf8))
+        }
+    }
+
+    @Test(
+        "a rejected certificate yields its failure kind and the certificate's facts",
+        arguments: [
+            (FixtureCertificate.expired(for: "good.origin.test"), "tls.expired"),
+            (FixtureCertificate.wrongHost(for: "good.origin.test"), "tls.hostname"),
+            (FixtureCertificate.untrusted(for: "good.origin.test"), "tls.untrusted"),
+        ])
+    func rejectedCertificate(certificate: FixtureCertificate, kind: String) async throws {
+        let routes = [FixtureRoute("/.well-known/apple-app-site-association", .text(ProbeFixtures.aasaBody))]
+        try await withProbeFixtures(certificate: certificate, routes: routes, cdnServes: [domain]) { fixtures in
+            let observation = await fixtures.probe.observe(domain: domain, now: Date.init)
+            let failure = try #require(observation.wellKnown.failure)
+            #expect(failure.kind == kind)
+            #expect(!failure.message.isEmpty)
+            let facts = try #require(observation.wellKnown.certificate)
+            #expect(facts.notAfter == fixtures.origin.certificate.notAfter)
+            #expect(facts.subject == fixtures.origin.certificate.subject)
+            #expect(observation.cdn?.response?.status == 200, "the CDN is observed whatever the origin does")
+            #expect(fixtures.origin.requests.isEmpty, "no request reaches a server that failed verification")
+        }
+    }
+
+    @Test("a redirect is not followed and keeps its absolute target")
+    func redirectKept() async throws {
+        let routes = [FixtureRoute("/.well-known/apple-app-site-association", .redirect(to: "/moved", status: 308))]
+        try await withProbeFixtures(routes: routes, cdnServes: [domain]) { fixtures in
+            let observation = await fixtures.probe.observe(domain: domain, now: Date.init)
+            let response = try #require(observation.wellKnown.response)
+            #expect(response.status == 308)
+            #expect(response.redirectLocation == "https://good.origin.test/moved")
+            #expect(!fixtures.origin.requests.contains { $0.path == "/moved" })
+        }
+    }
+
+    @Test(
+        "the body cap is exactly 131072 bytes, declared or chunked",
+        arguments: [(131_072, false), (131_073, false), (131_072, true), (131_073, true)])
+    func bodyCap(size: Int, chunked: Bool) async throws {
+        let body: FixtureResponse =
+            chunked
+            ? .chunked(totalBytes: size, chunkBytes: 10_000)
+            : FixtureResponse(body: .bytes(Array(repeating: UInt8(ascii: " "), count: size)))
+        let routes = [FixtureRoute("/.well-known/apple-app-site-association", body)]
+        try await withProbeFixtures(routes: routes, cdnServes: [domain]) { fixtures in
+            let observation = await fixtures.probe.observe(domain: domain, now: Date.init)
+            if size <= 131_072 {
+                #expect(observation.wellKnown.response?.body.count == size)
+            } else {
+                #expect(observation.wellKnown.failure?.kind == "too_large")
+            }
+        }
+    }
+}
