@@ -1,5 +1,6 @@
 import AASA
 import Foundation
+import MonitorCore
 
 #if canImport(Glibc)
     import Glibc
@@ -52,9 +53,7 @@ enum DocumentFile {
 /// The one JSON encoder for `--json` output: sorted keys so output is stable for scripts and diffs.
 enum JSONOutput {
     static func print<Value: Encodable>(_ value: Value) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let data = try encoder.encode(value)
+        let data = try MonitorJSON.encoder().encode(value)
         Swift.print(String(decoding: data, as: UTF8.self))
     }
 }
