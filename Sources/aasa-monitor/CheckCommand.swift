@@ -86,7 +86,9 @@ struct CheckCommand: AsyncParsableCommand {
     }
 
     private func probeSettings() throws -> ProbeSettings {
-        guard timeout > 0, timeout <= 600 else { throw CommandFailure.usage("--timeout must be between 0 and 600 seconds") }
+        guard timeout > 0, timeout <= 600 else {
+            throw CommandFailure.usage("--timeout must be between 0 and 600 seconds")
+        }
         guard (1...1024).contains(concurrency) else { throw CommandFailure.usage("--concurrency must be 1…1024") }
         guard staleAfter >= 0, expiryWarningDays >= 0 else {
             throw CommandFailure.usage("--stale-after and --expiry-warning must not be negative")

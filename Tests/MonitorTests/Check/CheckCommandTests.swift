@@ -1,0 +1,75 @@
+import Foundation
+import Monitor
+import TestSupport
+import Testing
+
+/// The real `aasa-monitor check` binary against the fixture scenarios: exit codes and the JSON interface.
+@Suite("check command", .timeLimit(.minutes(2)))
+struct CheckCommandTests {
+    @Test("exit codes: 0 ready, 1 origin broken (the most severe wins), 3 CDN behind, 4 expectation failed, 2 usage")
+    func exitCodes() async throws {
+        let domains = ["ready", "gone", "stale", "missing", "unknown", "expect"].map { "\($0).origin.test" }
+        try await CheckScenarios.with(cdnDomains: domains) { scenarios in
+            func check(_ arguments: [String]) async throws -> MonitorBinary.Completion {
+                try await MonitorBinary.run(["check"] + arguments + scenarios.commandOptions)
+            }
+            #expect(try await check(["ready.origin.test"]).status == 0)
+            #expect(try await check(["ready.origin.test", "stale.origin.test", "gone.origin.test"]).status == 1)
+            #expect(try await check(["stale.origin.test"]).status == 3)
+            #expect(try await check(["missing.origin.test"]).status == 3)
+            #expect(try await check(["unknown.origin.test", "ready.origin.test"]).status == 3)
+            let noGift = "https://expect.origin.test/buy/gift=\(CheckScenarios.app)"
+            #expect(try await check(["expect.origin.test", "--expect-no-url", noGift]).status == 4)
+            #expect(
+                try await check(["expect.origin.test", "stale.origin.test", "--expect-no-url", noGift]).status == 4)
+            let usage = try await check([
+                "ready.origin.test", "--expect-url", "https://elsewhere.test/x=\(CheckScenarios.app)",
+            ])
+            #expect(usage.status == 2)
+            #expect(usage.error.contains("elsewhere.test is not one of the domains checked"))
+            #expect(try await check([]).status == 2)
+            #expect(try await check(["ready.origin.test", "--connect-to", "nonsense"]).status == 2)
+            #expect(try await check(["ready.origin.test", "--bogus"]).status == 2)
+        }
+    }
+
+    @Test("--json prints one document in the shape of json-output.md")
+    func json() async throws {
+        try await CheckScenarios.with(cdnDomains: ["missing.origin.test"]) { scenarios in
+            let run = try await MonitorBinary.run(
+                ["check", "missing.origin.test", "--json"] + scenarios.commandOptions)
+            #expect(run.status == 3)
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
+            let domain = try #require((object["domains"] as? [[String: Any]])?.first)
+            #expect(domain["domain"] as? String == "missing.origin.test")
+            #expect(domain["verdict"] as? String == "cdn_missing")
+            let finding = try #require((domain["findings"] as? [[String: Any]])?.first)
+            #expect(finding["code"] as? String == "cdn.missing")
+            #expect(finding["source"] as? String == "cdn")
+            #expect(finding["severity"] as? String == "error")
+            let detail = try #require(finding["detail"] as? [String: Any])
+            #expect(detail["apple_failure_reason"] as? String == "SWCERR00101 Bad HTTP Response: 403 Forbidden")
+            let origin = try #require(domain["origin"] as? [String: Any])
+            let wellKnown = try #require(origin["well_known"] as? [String: Any])
+            #expect(wellKnown["status"] as? Int == 200)
+            #expect((wellKnown["canonical_hash"] as? String)?.hasPrefix("sha256:") == true)
+            let cdn = try #require(domain["cdn"] as? [String: Any])
+            #expect(cdn["status"] as? Int == 404)
+            #expect(cdn["age"] as? Int == 10)
+            #expect(cdn["max_age"] as? Int == 3600)
+            #expect((cdn["apple_failure_reason"] as? [String: Any])?["code"] as? String == "SWCERR00101")
+        }
+    }
+
+    @Test("the human report puts the verdict first and groups findings by source")
+    func humanReport() async throws {
+        try await CheckScenarios.with(cdnDomains: ["stale.origin.test"]) { scenarios in
+            let run = try await MonitorBinary.run(["check", "stale.origin.test"] + scenarios.commandOptions)
+            let lines = run.output.split(separator: "\n").map(String.init)
+            #expect(lines.first?.hasPrefix("stale.origin.test: cdn_stale") == true)
+            #expect(lines.contains("  cdn"))
+            #expect(lines.contains { $0.contains("warning cdn.stale:") })
+            #expect(lines.contains { $0.hasPrefix("  Apple's copy → origin") })
+        }
+    }
+}
