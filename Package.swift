@@ -15,6 +15,7 @@ let package = Package(
         .executable(name: "aasa-monitor", targets: ["aasa-monitor"]),
         .executable(name: "engine-benchmark", targets: ["engine-benchmark"]),
         .executable(name: "aasa-benchmark", targets: ["aasa-benchmark"]),
+        .executable(name: "check-benchmark", targets: ["check-benchmark"]),
         .library(name: "AASA", targets: ["AASA"]),
         .library(name: "HTTPEngine", targets: ["HTTPEngine"]),
     ],
@@ -146,5 +147,6 @@ let package = Package(
         ),
         .testTarget(name: "HTTPEngineTests", dependencies: ["HTTPEngine", "TestSupport"], swiftSettings: strict),
         .executableTarget(name: "aasa-benchmark", dependencies: ["AASA"], swiftSettings: strict),
+        .executableTarget(name: "check-benchmark", dependencies: ["TestSupport"], swiftSettings: strict),
     ]
 )

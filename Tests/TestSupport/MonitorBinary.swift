@@ -17,9 +17,10 @@ public enum MonitorBinary {
     public static func run(
         _ arguments: [String],
         environment: [String: String]? = nil,
-        timeout: Duration = .seconds(120)
+        timeout: Duration = .seconds(120),
+        binary: String = MonitorBinary.url.path
     ) async throws -> Completion {
-        let process = try RunningMonitor(arguments: arguments, environment: environment)
+        let process = try RunningMonitor(arguments: arguments, environment: environment, binary: binary)
         let status = try await process.waitForExit(timeout: timeout)
         return Completion(status: status, output: process.standardOutput, error: process.standardError)
     }
@@ -35,9 +36,13 @@ public final class RunningMonitor: @unchecked Sendable {
     private let errorPath: String
 
     /// Starts the binary with `arguments`; `environment` replaces the inherited one when given.
-    public init(arguments: [String], environment: [String: String]? = nil) throws {
+    public init(
+        arguments: [String], environment: [String: String]? = nil, binary: String = MonitorBinary.url.path
+    )
+        throws
+    {
         let process = Process()
-        process.executableURL = MonitorBinary.url
+        process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = arguments
         if let environment { process.environment = environment }
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("aasa-run-\(UUID().uuidString)").path
