@@ -1,0 +1,68 @@
+import Foundation
+import Logging
+import Synchronization
+
+/// Writes one line per log event to standard error, prefixed with its syslog priority (`<3>` … `<7>`), which
+/// journald reads as the entry's level (sd-daemon(3), `SyslogLevelPrefix=` in systemd.exec(5)).
+///
+/// Written by hand because swift-log's `StreamLogHandler` prints a timestamp journald adds anyway and no priority,
+/// so every line would land in the journal as `info`. On a terminal (`prefixes: false`) the level is spelled out.
+public struct JournalLogHandler: LogHandler {
+    public var metadata: Logger.Metadata = [:]
+    public var logLevel: Logger.Level
+    private let label: String
+    private let prefixes: Bool
+    private static let output = Mutex<Void>(())
+
+    public init(label: String, level: Logger.Level = .info, prefixes: Bool) {
+        self.label = label
+        self.logLevel = level
+        self.prefixes = prefixes
+    }
+
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    public func log(event: LogEvent) {
+        var fields = metadata
+        if let extra = event.metadata { fields.merge(extra) { _, new in new } }
+        let rendered = fields.sorted { $0.key < $1.key }.map { "\($0.key)=\(Self.quoted("\($0.value)"))" }
+        let message = "\(event.message)".replacingOccurrences(of: "\n", with: " ⏎ ")
+        var line = prefixes ? "<\(Self.priority(event.level))>" : "\(event.level.rawValue.uppercased()) "
+        line += "\(label): \(message)"
+        if !rendered.isEmpty { line += " " + rendered.joined(separator: " ") }
+        line += "\n"
+        Self.output.withLock { _ in
+            FileHandle.standardError.write(Data(line.utf8))
+        }
+    }
+
+    /// Values with spaces, quotes or newlines are quoted, so each event stays one parseable line.
+    private static func quoted(_ value: String) -> String {
+        guard value.isEmpty || value.contains(where: { $0 == " " || $0 == "\"" || $0 == "\n" || $0 == "=" }) else {
+            return value
+        }
+        let escaped = value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            .replacingOccurrences(of: "\n", with: "\\n")
+        return "\"\(escaped)\""
+    }
+
+    private static func priority(_ level: Logger.Level) -> Int {
+        switch level {
+        case .trace, .debug: 7
+        case .info: 6
+        case .notice: 5
+        case .warning: 4
+        case .error: 3
+        case .critical: 2
+        }
+    }
+
+    /// Bootstraps swift-log once: priority prefixes when journald reads the output (`JOURNAL_STREAM` is set).
+    public static func bootstrap(level: Logger.Level, environment: [String: String]) {
+        let prefixes = environment["JOURNAL_STREAM"] != nil
+        LoggingSystem.bootstrap { label in JournalLogHandler(label: label, level: level, prefixes: prefixes) }
+    }
+}
