@@ -1,0 +1,42 @@
+import Foundation
+import HTTPEngine
+
+/// One scheduled check of one domain: probe, evaluate with what the store knew, record in one transaction.
+struct CheckPipeline: Sendable {
+    /// What the scheduler hands over: the domain and everything its check needs, captured at start, so a reload
+    /// during the check cannot mix two configurations.
+    struct Job: Sendable {
+        var domain: String
+        var expectations: Expectations
+        var probe: ProbeSettings
+        var evaluation: EvaluationSettings
+        var previous: DomainState?
+        var alerting: AlertingContext?
+    }
+
+    /// What a finished check produced.
+    struct Outcome: Sendable {
+        var report: DomainReport
+        var state: DomainState
+        var events: [TimelineEvent]
+    }
+
+    let engine: CurlEngine
+    let store: MonitorStore
+    let clock: @Sendable () -> Date
+
+    /// Runs `job`. Network problems are findings, never errors; only a failing store write throws, and then
+    /// nothing of the check is kept.
+    func run(_ job: Job) async throws -> Outcome {
+        let probe = DomainProbe(engine: engine, settings: job.probe)
+        let observation = await probe.observe(domain: job.domain, now: clock)
+        try Task.checkCancellation()
+        let context = EvaluationContext(staleSince: job.previous?.cdnInSync == false ? job.previous?.staleSince : nil)
+        let report = DomainEvaluator.evaluate(
+            observation, expectations: job.expectations, settings: job.evaluation, context: context,
+            now: observation.finishedAt)
+        let updater = job.alerting.map { $0.updater(for: report) }
+        let (state, events) = try await store.record(report: report, alertUpdate: updater)
+        return Outcome(report: report, state: state, events: events)
+    }
+}

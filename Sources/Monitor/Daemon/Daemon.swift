@@ -1,0 +1,81 @@
+import Foundation
+import HTTPEngine
+import Logging
+import ServiceLifecycle
+
+/// `aasa-monitor run`: the long-running monitor, from loading the configuration to a clean stop.
+public enum Daemon {
+    /// What the command line decides.
+    public struct Options: Sendable {
+        public var configPath: String
+        public var stateDirectoryOverride: String?
+        public var environment: [String: String]
+        public var logLevel: Logger.Level
+
+        public init(
+            configPath: String, stateDirectoryOverride: String?, environment: [String: String],
+            logLevel: Logger.Level = .info
+        ) {
+            self.configPath = configPath
+            self.stateDirectoryOverride = stateDirectoryOverride
+            self.environment = environment
+            self.logLevel = logLevel
+        }
+    }
+
+    /// Runs until SIGTERM or SIGINT; returns the exit code of check-codes.md: 0 stopped cleanly, 1 fatal runtime
+    /// error, 2 invalid configuration at start.
+    public static func run(_ options: Options, logger: Logger) async -> Int32 {
+        signal(SIGPIPE, SIG_IGN)
+        let configuration: MonitorConfiguration
+        do {
+            configuration = try ConfigurationFile.load(path: options.configPath, environment: options.environment)
+        } catch {
+            logger.critical("invalid configuration", metadata: ["file": "\(options.configPath)"])
+            FileHandle.standardError.write(Data("\(error)\n".utf8))
+            return 2
+        }
+        let directory: StateDirectory
+        do {
+            directory = try StateDirectory.prepare(
+                configured: configuration.stateDirectory, override: options.stateDirectoryOverride,
+                environment: options.environment, isRoot: geteuid() == 0)
+        } catch {
+            logger.critical("\(error)")
+            return 2
+        }
+        if let note = directory.note { logger.warning("\(note)") }
+        let store: MonitorStore
+        let states: [DomainState]
+        do {
+            store = try await MonitorStore.open(directory: directory.path)
+            states = try await store.reader.domainStates()
+        } catch {
+            logger.critical("cannot open the state database", metadata: ["error": "\(error)"])
+            return 1
+        }
+        logger.notice(
+            "starting", metadata: [
+                "version": "\(MonitorVersion.current)", "config": "\(options.configPath)",
+                "state_dir": "\(directory.path)", "domains": "\(configuration.domains.count)",
+            ])
+        let clock: @Sendable () -> Date = { Date() }
+        let engine = CurlEngine(configuration: .init(maxConcurrentTransfers: max(16, configuration.http.concurrency * 4)))
+        let runtime = DaemonRuntime(configuration: configuration, states: states, now: clock())
+        let notifier = SystemdNotifier(environment: options.environment)
+        let services = DaemonServices(
+            runtime: runtime, store: store, engine: engine, notifier: notifier, options: options, logger: logger,
+            clock: clock)
+        var exitCode: Int32 = 0
+        do {
+            try await services.run(listen: configuration.listen)
+        } catch {
+            logger.critical("stopped on an error", metadata: ["error": "\(error)"])
+            exitCode = 1
+        }
+        try? notifier.send(.stopping)
+        await engine.shutdown()
+        logger.notice("stopped")
+        return exitCode
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+
+/// The daemon's shared state: the configuration in force, the schedule, what is in flight, and what each domain's
+/// latest check found. The scheduler, the reload handler, the endpoint and the watchdog all go through it.
+actor DaemonRuntime {
+    private(set) var configuration: MonitorConfiguration
+    private var plan = SchedulePlan()
+    private var inFlight: [String: Date] = [:]
+    private var states: [String: DomainState]
+    private var checksByVerdict: [String: [Verdict: Int]] = [:]
+    /// The last time the scheduler loop went round: the basis of `/healthz` and the watchdog.
+    private(set) var lastTick: Date
+    private(set) var checksCompleted = 0
+    private(set) var checksFailed = 0
+
+    init(configuration: MonitorConfiguration, states: [DomainState], now: Date) {
+        self.configuration = configuration
+        self.states = Dictionary(states.map { ($0.domain, $0) }, uniquingKeysWith: { a, _ in a })
+        self.lastTick = now
+        plan.setDomains(
+            Self.schedule(configuration), lastChecks: self.states.mapValues(\.lastCheck), now: now,
+            random: { Double.random(in: 0..<1) })
+    }
+
+    private static func schedule(_ configuration: MonitorConfiguration) -> [(domain: String, interval: TimeInterval)] {
+        configuration.domains.map { ($0.name, configuration.interval(for: $0).timeInterval) }
+    }
+
+    /// Puts a new configuration in force; checks in flight finish with the one they started with.
+    func reload(_ configuration: MonitorConfiguration, now: Date) {
+        self.configuration = configuration
+        plan.setDomains(
+            Self.schedule(configuration), lastChecks: states.mapValues(\.lastCheck), now: now,
+            random: { Double.random(in: 0..<1) })
+        let kept = Set(configuration.domains.map(\.name))
+        states = states.filter { kept.contains($0.key) || inFlight[$0.key] != nil }
+    }
+
+    /// The checks to start now, at most the configured concurrency in flight, never two of one domain.
+    func takeDueJobs(now: Date, alerting: AlertingContext?) -> [CheckPipeline.Job] {
+        lastTick = now
+        let room = configuration.http.concurrency - inFlight.count
+        guard room > 0 else { return [] }
+        let domains = Dictionary(configuration.domains.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        var jobs: [CheckPipeline.Job] = []
+        for name in plan.due(at: now).prefix(room) {
+            guard let domain = domains[name] else { continue }
+            plan.started(name)
+            inFlight[name] = now
+            jobs.append(
+                CheckPipeline.Job(
+                    domain: name, expectations: domain.expect, probe: configuration.probeSettings,
+                    evaluation: configuration.evaluationSettings, previous: states[name], alerting: alerting))
+        }
+        return jobs
+    }
+
+    /// Records a finished check (or its failure) and schedules the domain's next one.
+    func finished(_ domain: String, outcome: CheckPipeline.Outcome?, now: Date) {
+        inFlight[domain] = nil
+        if let outcome {
+            states[domain] = outcome.state
+            checksByVerdict[domain, default: [:]][outcome.report.verdict, default: 0] += 1
+            checksCompleted += 1
+        } else {
+            checksFailed += 1
+        }
+        let state = states[domain]
+        let behind = state.map { $0.verdict == .cdnStale || $0.verdict == .cdnMissing } ?? false
+        plan.finished(
+            domain, at: now, cdnBehind: behind, cdnExpiry: state?.expectedRefresh,
+            random: { Double.random(in: 0..<1) })
+    }
+
+    /// When the scheduler should look again.
+    var nextWake: Date? { plan.nextWake }
+
+    /// How many checks are running.
+    var runningCount: Int { inFlight.count }
+
+    /// Healthy while the loop goes round and no check has been running far longer than its timeouts allow.
+    func health(now: Date) -> HealthCheck {
+        if now.timeIntervalSince(lastTick) > 30 {
+            return .unhealthy(reason: "the scheduler loop has not run for \(Int(now.timeIntervalSince(lastTick))) s")
+        }
+        let limit = configuration.http.timeout.timeInterval * 4 + 60
+        if let (domain, started) = inFlight.min(by: { $0.value < $1.value }), now.timeIntervalSince(started) > limit {
+            return .unhealthy(reason: "the check of \(domain) has run for \(Int(now.timeIntervalSince(started))) s")
+        }
+        return .healthy
+    }
+
+    /// The metrics of every configured domain that has been checked.
+    func metrics(now: Date) -> [DomainMetrics] {
+        configuration.domains.compactMap { domain in
+            guard let state = states[domain.name] else { return nil }
+            return DomainMetrics(
+                domain: state.domain, verdict: state.verdict, cdnInSync: state.cdnInSync,
+                staleSeconds: state.staleSince.map { max(0, now.timeIntervalSince($0)) },
+                certificateNotAfter: state.certificateNotAfter, lastCheck: state.lastCheck,
+                lastCheckDuration: state.lastDuration, lastPropagationDelay: state.lastPropagationDelay,
+                checksByVerdict: checksByVerdict[state.domain] ?? [:])
+        }
+    }
+
+    /// One line for `systemctl status`.
+    func statusLine() -> String {
+        let counts = Dictionary(grouping: states.values, by: \.verdict).mapValues(\.count)
+        let summary = Verdict.allCases.compactMap { verdict in counts[verdict].map { "\($0) \(verdict.rawValue)" } }
+        return "watching \(configuration.domains.count) domains"
+            + (summary.isEmpty ? "" : ": " + summary.joined(separator: ", "))
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as `TimeInterval`.
+    var timeInterval: TimeInterval {
+        let parts = components
+        return TimeInterval(parts.seconds) + TimeInterval(parts.attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import HTTPEngine
+import Logging
+import ServiceLifecycle
+
+/// The daemon's services in one `ServiceGroup`: SIGTERM and SIGINT start a graceful shutdown of all of them.
+struct DaemonServices {
+    let runtime: DaemonRuntime
+    let store: MonitorStore
+    let engine: CurlEngine
+    let notifier: SystemdNotifier
+    let options: Daemon.Options
+    let logger: Logger
+    let clock: @Sendable () -> Date
+
+    func run(listen: ListenAddress?) async throws {
+        let runtime = runtime
+        let notifier = notifier
+        let logger = logger
+        let scheduler = SchedulerService(
+            runtime: runtime, pipeline: CheckPipeline(engine: engine, store: store, clock: clock),
+            alerting: { await runtime.alertingContext },
+            logger: Logger(label: "scheduler"), clock: clock,
+            onStart: {
+                try? notifier.send(.ready, .status(await runtime.statusLine()))
+                logger.notice("ready")
+            })
+        var services: [any Service] = [
+            HousekeepingService(
+                runtime: runtime, store: store, notifier: notifier, logger: Logger(label: "housekeeping"), clock: clock),
+            ReloadService(
+                runtime: runtime, path: options.configPath, environment: options.environment, notifier: notifier,
+                logger: Logger(label: "reload"), clock: clock),
+        ]
+        if let listen {
+            services.append(
+                MonitorEndpoint(
+                    listen: listen, sources: endpointSources(), logger: Logger(label: "endpoint"),
+                    onListening: { address in logger.notice("endpoint listening", metadata: ["address": "\(address)"]) }))
+        }
+        // Shutdown runs in reverse order: the scheduler, last in the list, stops first and finishes its checks.
+        services.append(scheduler)
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) },
+                gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger))
+        try await group.run()
+    }
+
+    private func endpointSources() -> EndpointSources {
+        let runtime = runtime
+        let store = store
+        let clock = clock
+        return EndpointSources(
+            metrics: {
+                let now = clock()
+                return MetricsSnapshot(
+                    domains: await runtime.metrics(now: now),
+                    outboxDeliveries: (try? await store.outboxCounts()).map {
+                        ["pending": $0.pending, "retrying": $0.retrying, "dead": $0.dead]
+                    } ?? [:],
+                    schedulerLastProgress: await runtime.lastTick)
+            },
+            health: { await runtime.health(now: clock()) },
+            status: {
+                let snapshot = try await StatusReader(reader: store.reader).snapshot(now: clock(), domains: nil)
+                return Array(try MonitorJSON.encoder().encode(snapshot))
+            })
+    }
+}

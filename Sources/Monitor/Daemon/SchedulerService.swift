@@ -1,0 +1,78 @@
+import Foundation
+import HTTPEngine
+import Logging
+import ServiceLifecycle
+import Synchronization
+
+/// Starts each domain's check when it is due, at most the configured number at once, and records the results.
+///
+/// On graceful shutdown it starts nothing new and waits for the checks in flight, which are bounded by the
+/// request timeouts; each result is written in one transaction, so the database stays consistent whether a check
+/// finishes or is cancelled by a second signal.
+struct SchedulerService: Service {
+    let runtime: DaemonRuntime
+    let pipeline: CheckPipeline
+    let alerting: @Sendable () async -> AlertingContext?
+    let logger: Logger
+    let clock: @Sendable () -> Date
+    /// Called once the loop runs (systemd's READY=1 goes out then).
+    let onStart: @Sendable () async -> Void
+    /// The longest the loop sleeps: it wakes this often to notice due checks, completions and reloads.
+    var tick: Duration = .milliseconds(200)
+
+    func run() async throws {
+        let stopping = Mutex(false)
+        await withGracefulShutdownHandler {
+            await withDiscardingTaskGroup { group in
+                await onStart()
+                while !stopping.withLock({ $0 }) && !Task.isCancelled {
+                    let now = clock()
+                    let context = await alerting()
+                    for job in await runtime.takeDueJobs(now: now, alerting: context) {
+                        group.addTask { await execute(job) }
+                    }
+                    var wait = tick
+                    if let wake = await runtime.nextWake {
+                        let seconds = max(0, wake.timeIntervalSince(clock()))
+                        wait = min(tick, .milliseconds(Int(seconds * 1000)))
+                    }
+                    try? await Task.sleep(for: max(wait, .milliseconds(5)))
+                }
+                logger.info("scheduler stopping", metadata: ["in_flight": "\(await runtime.runningCount)"])
+            }
+        } onGracefulShutdown: {
+            stopping.withLock { $0 = true }
+        }
+    }
+
+    private func execute(_ job: CheckPipeline.Job) async {
+        do {
+            let outcome = try await pipeline.run(job)
+            await runtime.finished(job.domain, outcome: outcome, now: clock())
+            log(outcome)
+        } catch is CancellationError {
+            await runtime.finished(job.domain, outcome: nil, now: clock())
+            logger.notice("check abandoned at shutdown", metadata: ["domain": "\(job.domain)"])
+        } catch {
+            await runtime.finished(job.domain, outcome: nil, now: clock())
+            logger.error(
+                "check could not be recorded; it will be retried at the next interval",
+                metadata: ["domain": "\(job.domain)", "error": "\(error)"])
+        }
+    }
+
+    private func log(_ outcome: CheckPipeline.Outcome) {
+        let report = outcome.report
+        let problems = report.findings.filter { $0.severity != .info }.map(\.code)
+        var metadata: Logger.Metadata = [
+            "domain": "\(report.domain)", "verdict": "\(report.verdict.rawValue)",
+            "duration": "\(String(format: "%.3f", report.durationSeconds))",
+        ]
+        if !problems.isEmpty { metadata["codes"] = "\(problems.joined(separator: ","))" }
+        let level: Logger.Level = report.verdict == .ready ? .info : (report.verdict == .originBroken ? .error : .warning)
+        logger.log(level: level, "checked", metadata: metadata)
+        for event in outcome.events {
+            logger.notice("\(event.kind.rawValue)", metadata: ["domain": "\(report.domain)"])
+        }
+    }
+}

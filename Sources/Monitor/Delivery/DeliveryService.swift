@@ -1,0 +1,90 @@
+import Foundation
+import HTTPEngine
+import Logging
+import ServiceLifecycle
+
+/// Delivers the outbox: every due delivery is sent, then marked delivered, scheduled for a retry, or dead.
+///
+/// At-least-once: a delivery is marked only after the receiver answered, so a crash in between sends it again —
+/// with the same `webhook-id`, which receivers use to drop the duplicate. A delivery whose webhook was removed
+/// from the configuration goes to dead letter with that reason.
+struct DeliveryService: Service {
+    let runtime: DaemonRuntime
+    let store: MonitorStore
+    let sender: WebhookSender
+    let logger: Logger
+    let clock: @Sendable () -> Date
+    /// The most deliveries in flight at once.
+    var parallelism = 8
+    var tick: Duration = .milliseconds(200)
+
+    func run() async throws {
+        while !Task.isCancelledOrShuttingDown {
+            let due: [OutboxDelivery]
+            do {
+                due = try await store.dueDeliveries(now: clock(), limit: parallelism)
+            } catch {
+                logger.error("outbox could not be read", metadata: ["error": "\(error)"])
+                try? await Task.sleep(for: .seconds(5))
+                continue
+            }
+            if due.isEmpty {
+                try? await Task.sleep(for: tick)
+                continue
+            }
+            let webhooks = await runtime.configuration.webhooks
+            let policy = await runtime.deliveryPolicy
+            await withDiscardingTaskGroup { group in
+                for delivery in due {
+                    group.addTask { await deliver(delivery, webhooks: webhooks, policy: policy) }
+                }
+            }
+        }
+    }
+
+    func deliver(_ delivery: OutboxDelivery, webhooks: [WebhookConfiguration], policy: DeliveryPolicy) async {
+        let started = clock()
+        let metadata: Logger.Metadata = [
+            "webhook": "\(delivery.webhook)", "delivery_id": "\(delivery.deliveryID)",
+            "attempt": "\(delivery.attempts + 1)",
+        ]
+        do {
+            guard let webhook = webhooks.first(where: { $0.name == delivery.webhook }) else {
+                try await store.markDead(
+                    id: delivery.id, at: started, status: nil, error: "webhook no longer configured")
+                logger.warning("delivery dropped: webhook no longer configured", metadata: metadata)
+                return
+            }
+            let event = try MonitorJSON.decoder().decode(MonitorEvent.self, from: delivery.eventJSON)
+            let answer = try await sender.send(event, to: webhook, deliveryID: delivery.deliveryID, now: started)
+            let now = clock()
+            let decision = policy.decide(
+                answer.outcome, attempt: delivery.attempts + 1, firstAttemptAt: delivery.firstAttemptAt ?? started,
+                now: now, retryAfter: answer.retryAfter, random: { Double.random(in: 0..<1) })
+            let status: Int? = if case .status(let code) = answer.outcome { code } else { nil }
+            let problem: String? = if case .transportFailure(let text) = answer.outcome { text } else { nil }
+            switch decision {
+            case .delivered:
+                try await store.markDelivered(id: delivery.id, at: now, status: status ?? 0)
+                logger.info("delivered", metadata: metadata.merging(["status": "\(status ?? 0)"]) { $1 })
+            case .retry(let next):
+                try await store.markRetry(
+                    id: delivery.id, at: now, nextAttemptAt: next, status: status, error: problem ?? answer.bodyExcerpt)
+                logger.warning(
+                    "delivery failed, will retry",
+                    metadata: metadata.merging(
+                        ["status": "\(status.map(String.init) ?? "none")", "next_attempt": "\(RFC3339.string(next))"]
+                    ) { $1 })
+            case .dead(let reason):
+                try await store.markDead(id: delivery.id, at: now, status: status, error: reason)
+                logger.error("delivery dead-lettered", metadata: metadata.merging(["reason": "\(reason)"]) { $1 })
+            }
+        } catch {
+            // A malformed stored event or a store failure: retry later rather than lose it.
+            logger.error("delivery could not be processed", metadata: metadata.merging(["error": "\(error)"]) { $1 })
+            try? await store.markRetry(
+                id: delivery.id, at: started, nextAttemptAt: started.addingTimeInterval(60), status: nil,
+                error: "\(error)")
+        }
+    }
+}
