@@ -11,7 +11,10 @@ struct AASAMonitorCommand: AsyncParsableCommand {
         commandName: "aasa-monitor",
         abstract: "Watch apple-app-site-association files on your origins and on Apple's CDN.",
         version: AASAMonitorVersion.current,
-        subcommands: [CheckCommand.self, LintCommand.self, DiffCommand.self, MatchCommand.self]
+        subcommands: [
+            RunCommand.self, StatusCommand.self, HistoryCommand.self, CheckCommand.self, ConfigCommand.self,
+            WebhookCommand.self, LintCommand.self, DiffCommand.self, MatchCommand.self,
+        ]
     )
 
     /// Runs the command and maps every failure to the exit codes of check-codes.md.
