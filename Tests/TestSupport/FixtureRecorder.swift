@@ -21,6 +21,11 @@ public struct FixtureTimeoutError: Error, CustomStringConvertible {
     /// The activity when the deadline passed.
     public let activity: FixtureActivity
 
+    public init(waitingFor: String, activity: FixtureActivity) {
+        self.waitingFor = waitingFor
+        self.activity = activity
+    }
+
     public var description: String {
         "timed out waiting for \(waitingFor); saw \(activity.requests.count) requests, "
             + "\(activity.connectionsAccepted) connections, \(activity.tlsHandshakesCompleted) handshakes, "

@@ -1,0 +1,115 @@
+import Foundation
+import Synchronization
+import TestSupport
+
+/// A world for the real daemon: an origin (`*.origin.test`) and Apple's CDN (`cdn.test`) whose answers a test
+/// changes while the daemon runs, a webhook receiver, a temporary directory with a configuration and state.
+final class DaemonFixture: Sendable {
+    static let app = "9JA89QQLNQ.com.example.shop"
+    static let version1 = #"{"applinks":{"details":[{"appIDs":["\#(app)"],"components":[{"/":"/buy/*"}]}]}}"#
+    static let version2 =
+        #"{"applinks":{"details":[{"appIDs":["\#(app)"],"components":[{"/":"/buy/gift*","exclude":true},{"/":"/buy/*"}]}]}}"#
+
+    /// What the origin serves at `.well-known` (status, body).
+    let origin = Mutex<(Int, String)>((200, DaemonFixture.version1))
+    /// What Apple's CDN serves (status, body, headers).
+    let cdn = Mutex<(Int, String, [(String, String)])>((200, DaemonFixture.version1, DaemonFixture.appleHeaders))
+    /// What the webhook receiver answers, in order; the last one repeats.
+    let receiverAnswers = Mutex<[Int]>([200])
+
+    static let appleHeaders = [("Content-Type", "application/json"), ("Cache-Control", "max-age=2"), ("Age", "1")]
+
+    let directory: String
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("aasa-daemon-\(UUID().uuidString)")
+            .path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    var stateDirectory: String { directory + "/state" }
+    var configPath: String { directory + "/config.yml" }
+
+    func originRoutes() -> [FixtureRoute] {
+        [
+            FixtureRoute("/.well-known/apple-app-site-association") { _ in
+                let (status, body) = self.origin.withLock { $0 }
+                return .text(body, status: status, headers: [("Content-Type", "application/json")])
+            },
+            FixtureRoute("/apple-app-site-association", FixtureResponse(status: 404)),
+        ]
+    }
+
+    func cdnRoutes(domains: [String]) -> [FixtureRoute] {
+        domains.map { domain in
+            FixtureRoute("/a/v1/\(domain)") { _ in
+                let (status, body, headers) = self.cdn.withLock { $0 }
+                return .text(body, status: status, headers: headers)
+            }
+        }
+    }
+
+    func receiverRoutes() -> [FixtureRoute] {
+        [
+            FixtureRoute("/hook") { _ in
+                let status = self.receiverAnswers.withLock { answers in
+                    answers.count > 1 ? answers.removeFirst() : (answers.first ?? 200)
+                }
+                return .text(#"{"ok":true}"#, status: status, headers: [("Content-Type", "application/json")])
+            }
+        ]
+    }
+
+    /// Runs `body` with origin, CDN and receiver up; always shuts them down.
+    func withServers<Result>(
+        domains: [String],
+        _ body: (FixtureServer, FixtureServer, FixtureServer, String) async throws -> Result
+    ) async throws -> Result {
+        try await withFixtureServer(certificate: .valid(for: "*.origin.test"), routes: originRoutes()) { origin in
+            try await withFixtureServer(certificate: .valid(for: "cdn.test"), routes: cdnRoutes(domains: domains)) {
+                cdn in
+                try await withFixtureServer(certificate: .valid(for: "hooks.test"), routes: receiverRoutes()) {
+                    receiver in
+                    let bundle = try [origin, cdn, receiver].map { try String(contentsOfFile: $0.caFile, encoding: .utf8) }
+                        .joined(separator: "\n")
+                    let path = directory + "/ca.pem"
+                    try bundle.write(toFile: path, atomically: true, encoding: .utf8)
+                    return try await body(origin, cdn, receiver, path)
+                }
+            }
+        }
+    }
+
+    /// Writes the configuration the daemon reads.
+    func writeConfiguration(
+        domains: [String], origin: FixtureServer, cdn: FixtureServer, caFile: String, interval: String = "1s",
+        extra: String = ""
+    ) throws {
+        let text = """
+            state_dir: \(stateDirectory)
+            interval: \(interval)
+            listen: 127.0.0.1:0
+            http:
+              timeout: 3s
+              ca_file: \(caFile)
+              concurrency: 4
+              connect_to: ["\(cdn.connectTo("cdn.test"))", "\(origin.wildcardConnectTo)"]
+            cdn:
+              base_url: https://cdn.test/a/v1/
+              stale_after: 1h
+            domains:
+            \(domains.map { "  - name: \($0)" }.joined(separator: "\n"))
+            \(extra)
+            """
+        try text.write(toFile: configPath, atomically: true, encoding: .utf8)
+    }
+
+    /// Starts `aasa-monitor run` on this fixture's configuration.
+    func startDaemon() throws -> RunningMonitor {
+        try RunningMonitor(arguments: ["run", "--config", configPath, "--log-level", "debug"])
+    }
+}
