@@ -23,7 +23,8 @@ enum EndpointRoutes {
                 return response(.ok, contentType: "text/plain; charset=utf-8", body: Array("ok\n".utf8))
             case .unhealthy(let reason):
                 let line = String(reason.map { $0.isNewline ? " " : $0 })
-                return response(.serviceUnavailable, contentType: "text/plain; charset=utf-8", body: Array("\(line)\n".utf8))
+                return response(
+                    .serviceUnavailable, contentType: "text/plain; charset=utf-8", body: Array("\(line)\n".utf8))
             }
         }
         router.get("/status") { _, _ in

@@ -41,13 +41,18 @@ public struct MonitorEndpoint: Service {
     public func run() async throws {
         let listen = listen
         let onListening = onListening
+        if !listen.isLoopback {
+            logger.warning(
+                "the endpoint listens beyond loopback and has no authentication", metadata: ["listen": "\(listen)"])
+        }
         let application = Application(
             router: EndpointRoutes.router(sources: sources, logger: logger),
             configuration: ApplicationConfiguration(
                 address: .hostname(listen.host, port: listen.port), serverName: "aasa-monitor"),
             onServerRunning: { channel in
                 let bound = channel.localAddress
-                await onListening(ListenAddress(host: bound?.ipAddress ?? listen.host, port: bound?.port ?? listen.port))
+                await onListening(
+                    ListenAddress(host: bound?.ipAddress ?? listen.host, port: bound?.port ?? listen.port))
             },
             logger: logger
         )

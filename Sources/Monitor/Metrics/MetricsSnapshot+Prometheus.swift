@@ -32,7 +32,8 @@ extension MetricsSnapshot {
         for (state, count) in outboxDeliveries.sorted(by: { $0.key < $1.key }) {
             registry.makeGauge(
                 descriptor: .named("aasa_outbox_deliveries", help: "Webhook deliveries in the outbox, by state."),
-                labels: [("state", state)]).set(to: Double(count))
+                labels: [("state", state)]
+            ).set(to: Double(count))
         }
         return registry.emitToString()
     }
@@ -44,11 +45,16 @@ extension DomainMetrics {
         let label = [("domain", domain)]
         for candidate in Verdict.allCases {
             registry.makeGauge(
-                descriptor: .named("aasa_domain_verdict", help: "1 for the domain's current verdict, 0 for the others."),
-                labels: label + [("verdict", candidate.rawValue)]).set(to: candidate == verdict ? 1 : 0)
+                descriptor: .named(
+                    "aasa_domain_verdict", help: "1 for the domain's current verdict, 0 for the others."),
+                labels: label + [("verdict", candidate.rawValue)]
+            ).set(to: candidate == verdict ? 1 : 0)
         }
         let gauges: [(name: String, help: String, value: Double?)] = [
-            ("aasa_cdn_in_sync", "1 when Apple's CDN serves the origin's current meaning.", cdnInSync.map { $0 ? 1 : 0 }),
+            (
+                "aasa_cdn_in_sync", "1 when Apple's CDN serves the origin's current meaning.",
+                cdnInSync.map { $0 ? 1 : 0 }
+            ),
             ("aasa_cdn_stale_seconds", "How long Apple's copy has lagged behind the origin, in seconds.", staleSeconds),
             (
                 "aasa_certificate_expiry_timestamp_seconds", "When the origin's certificate expires (Unix time).",
@@ -71,7 +77,8 @@ extension DomainMetrics {
         for (verdict, count) in checksByVerdict.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
             registry.makeCounter(
                 descriptor: .named("aasa_checks_total", help: "Checks of the domain, by verdict."),
-                labels: label + [("result", verdict.rawValue)]).increment(by: Int64(max(0, count)))  // the library traps on a negative amount
+                labels: label + [("result", verdict.rawValue)]
+            ).increment(by: Int64(max(0, count)))  // the library traps on a negative amount
         }
     }
 }

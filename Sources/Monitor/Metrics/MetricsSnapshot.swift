@@ -13,7 +13,9 @@ public struct MetricsSnapshot: Sendable, Hashable {
     public var schedulerLastProgress: Date?
 
     /// Creates a snapshot.
-    public init(domains: [DomainMetrics] = [], outboxDeliveries: [String: Int] = [:], schedulerLastProgress: Date? = nil) {
+    public init(
+        domains: [DomainMetrics] = [], outboxDeliveries: [String: Int] = [:], schedulerLastProgress: Date? = nil
+    ) {
         self.domains = domains
         self.outboxDeliveries = outboxDeliveries
         self.schedulerLastProgress = schedulerLastProgress

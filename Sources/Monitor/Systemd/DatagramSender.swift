@@ -35,12 +35,15 @@ enum DatagramSender {
 
         let descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else {
-            throw SystemdNotifyError(socket: name, operation: "socket", errno: errno, message: String(cString: strerror(errno)))
+            throw SystemdNotifyError(
+                socket: name, operation: "socket", errno: errno, message: String(cString: strerror(errno)))
         }
         defer { close(descriptor) }
         let sent = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
-                bytes.withUnsafeBytes { sendto(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL), socketAddress, length) }
+                bytes.withUnsafeBytes {
+                    sendto(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL), socketAddress, length)
+                }
             }
         }
         guard sent == bytes.count else {

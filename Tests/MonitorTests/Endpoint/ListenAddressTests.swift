@@ -17,7 +17,8 @@ struct ListenAddressTests {
         #expect(address.description == text)
     }
 
-    @Test("refuses what is not host:port", arguments: ["9184", ":9184", "host:", "host:65536", "::1:9184", "[::1]9184"])
+    @Test(
+        "refuses what is not host:port", arguments: ["9184", ":9184", "host:", "host:65536", "::1:9184", "[::1]9184"])
     func refuses(text: String) {
         #expect(throws: ListenAddressError.self) { try ListenAddress(parsing: text) }
     }

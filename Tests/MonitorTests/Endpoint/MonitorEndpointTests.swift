@@ -51,7 +51,8 @@ struct MonitorEndpointTests {
             let domain = "say \"hi\"\\there\n.example"
             #expect(ExpositionSample.value("aasa_cdn_in_sync", ["domain": domain], in: samples) == 0)
             #expect(
-                ExpositionSample.value("aasa_domain_verdict", ["domain": domain, "verdict": "cdn_missing"], in: samples)
+                ExpositionSample.value(
+                    "aasa_domain_verdict", ["domain": domain, "verdict": "cdn_missing"], in: samples)
                     == 1)
             #expect(ExpositionSample.value("aasa_up", in: samples) == 1)
         }
