@@ -1,0 +1,23 @@
+import Foundation
+
+/// Everything `/metrics` reports, taken at one moment: per-domain state, the webhook outbox and scheduler liveness.
+///
+/// The endpoint asks for a fresh snapshot on every scrape and renders it with `prometheusText()`, so the numbers
+/// always come from one place (the store) and the renderer holds no state of its own.
+public struct MetricsSnapshot: Sendable, Hashable {
+    /// One entry per monitored domain.
+    public var domains: [DomainMetrics]
+    /// How many webhook deliveries are in each outbox state (for example `pending`, `delivered`, `failed`).
+    public var outboxDeliveries: [String: Int]
+    /// When the scheduler last finished a unit of work; `nil` before the first.
+    public var schedulerLastProgress: Date?
+
+    /// Creates a snapshot.
+    public init(
+        domains: [DomainMetrics] = [], outboxDeliveries: [String: Int] = [:], schedulerLastProgress: Date? = nil
+    ) {
+        self.domains = domains
+        self.outboxDeliveries = outboxDeliveries
+        self.schedulerLastProgress = schedulerLastProgress
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import Monitor
+import Testing
+
+@Suite("Prometheus rendering of a metrics snapshot")
+struct MetricsSnapshotTests {
+    static let checkedAt = Date(timeIntervalSince1970: 1_800_000_000)
+
+    static let snapshot = MetricsSnapshot(
+        domains: [
+            DomainMetrics(
+                domain: "example.com", verdict: .cdnStale, cdnInSync: false, staleSeconds: 3600,
+                certificateNotAfter: Date(timeIntervalSince1970: 1_900_000_000), lastCheck: checkedAt,
+                lastCheckDuration: 0.25, lastPropagationDelay: 5400,
+                checksByVerdict: [.ready: 7, .cdnStale: 2]),
+            DomainMetrics(domain: "quiet.example", verdict: .ready),
+        ],
+        outboxDeliveries: ["pending": 3, "delivered": 40],
+        schedulerLastProgress: checkedAt)
+
+    @Test("reports the current verdict as 1 and the five others as 0")
+    func verdictGauges() throws {
+        let samples = try ExpositionSample.parse(Self.snapshot.prometheusText())
+        for verdict in Verdict.allCases {
+            let value = ExpositionSample.value(
+                "aasa_domain_verdict", ["domain": "example.com", "verdict": verdict.rawValue], in: samples)
+            #expect(value == (verdict == .cdnStale ? 1 : 0), "verdict \(verdict.rawValue)")
+        }
+    }
+
+    @Test("reports each fact of a domain under its metric name")
+    func domainFacts() throws {
+        let samples = try ExpositionSample.parse(Self.snapshot.prometheusText())
+        let domain = ["domain": "example.com"]
+        #expect(ExpositionSample.value("aasa_cdn_in_sync", domain, in: samples) == 0)
+        #expect(ExpositionSample.value("aasa_cdn_stale_seconds", domain, in: samples) == 3600)
+        #expect(ExpositionSample.value("aasa_certificate_expiry_timestamp_seconds", domain, in: samples) == 1.9e9)
+        #expect(ExpositionSample.value("aasa_last_check_timestamp_seconds", domain, in: samples) == 1.8e9)
+        #expect(ExpositionSample.value("aasa_last_check_duration_seconds", domain, in: samples) == 0.25)
+        #expect(ExpositionSample.value("aasa_propagation_delay_seconds", domain, in: samples) == 5400)
+        #expect(
+            ExpositionSample.value("aasa_checks_total", domain.merging(["result": "ready"]) { $1 }, in: samples) == 7)
+        #expect(
+            ExpositionSample.value("aasa_checks_total", domain.merging(["result": "cdn_stale"]) { $1 }, in: samples)
+                == 2)
+    }
+
+    @Test("reports daemon-wide gauges")
+    func daemonGauges() throws {
+        let samples = try ExpositionSample.parse(Self.snapshot.prometheusText())
+        #expect(ExpositionSample.value("aasa_up", in: samples) == 1)
+        #expect(ExpositionSample.value("aasa_scheduler_last_progress_timestamp_seconds", in: samples) == 1.8e9)
+        #expect(ExpositionSample.value("aasa_outbox_deliveries", ["state": "pending"], in: samples) == 3)
+        #expect(ExpositionSample.value("aasa_outbox_deliveries", ["state": "delivered"], in: samples) == 40)
+    }
+
+    @Test("leaves out facts that were never measured instead of reporting 0")
+    func absentFacts() throws {
+        let samples = try ExpositionSample.parse(Self.snapshot.prometheusText())
+        let quiet = samples.filter { $0.labels["domain"] == "quiet.example" }
+        #expect(Set(quiet.map(\.name)) == ["aasa_domain_verdict"])
+    }
+
+    @Test("declares the counter and gauge types")
+    func types() {
+        let text = MetricsSnapshotTests.snapshot.prometheusText()
+        #expect(text.contains("# TYPE aasa_checks_total counter\n"))
+        #expect(text.contains("# TYPE aasa_domain_verdict gauge\n"))
+    }
+
+    @Test(
+        "escapes quotes, backslashes and line feeds in label values",
+        arguments: ["quote\"d.example", "back\\slash.example", "line\nfeed.example", "all\\\"\n.example"])
+    func escaping(domain: String) throws {
+        let text = MetricsSnapshot(domains: [DomainMetrics(domain: domain, verdict: .ready, cdnInSync: true)])
+            .prometheusText()
+        let samples = try ExpositionSample.parse(text)
+        #expect(ExpositionSample.value("aasa_cdn_in_sync", ["domain": domain], in: samples) == 1)
+        #expect(samples.allSatisfy { $0.name.hasPrefix("aasa_") })
+    }
+}
