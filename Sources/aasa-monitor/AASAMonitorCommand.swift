@@ -11,7 +11,7 @@ struct AASAMonitorCommand: AsyncParsableCommand {
         commandName: "aasa-monitor",
         abstract: "Watch apple-app-site-association files on your origins and on Apple's CDN.",
         version: AASAMonitorVersion.current,
-        subcommands: [LintCommand.self, DiffCommand.self, MatchCommand.self]
+        subcommands: [LintCommand.self, DiffCommand.self, MatchCommand.self, ConfigCommand.self]
     )
 
     /// Runs the command and maps every failure to the exit codes of check-codes.md.
