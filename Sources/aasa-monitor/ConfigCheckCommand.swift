@@ -21,7 +21,7 @@ struct ConfigCheckCommand: ParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         let path = ConfigurationLocation.resolve(flag: config, environment: environment)
         let configuration: MonitorConfiguration
-        do {
+        do throws(ConfigurationFileError) {
             configuration = try ConfigurationFile.load(path: path, environment: environment)
         } catch {
             switch error {

@@ -20,7 +20,7 @@ public enum ConfigurationFile {
         -> MonitorConfiguration
     {
         let bytes: [UInt8]
-        do {
+        do throws(FileReadError) {
             bytes = try read(path, limit: maximumSize)
         } catch {
             throw .unreadable(path: path, reason: error.reason)
@@ -30,7 +30,7 @@ public enum ConfigurationFile {
                 file: path, line: nil, keyPath: "", message: "the file is not UTF-8 text")
             throw .invalid(ConfigurationErrors(problems: [problem]))
         }
-        do {
+        do throws(ConfigurationErrors) {
             return try ConfigurationLoader.load(text: text, fileName: path, environment: environment) { file in
                 String(decoding: try read(file, limit: maximumSecretFileSize), as: UTF8.self)
             }

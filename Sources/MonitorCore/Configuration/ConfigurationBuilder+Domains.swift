@@ -53,7 +53,7 @@ extension ConfigurationBuilder {
 
     private mutating func domainName(_ node: Node, path: ConfigurationPath) -> String? {
         guard let text = reader.string(node, path: path) else { return nil }
-        do {
+        do throws(DomainNameError) {
             return try DomainName.normalize(text)
         } catch {
             reader.report(error.description, at: node, path: path)

@@ -6,7 +6,7 @@ import Yams
 extension ConfigurationBuilder {
     mutating func listenAddress(_ node: Node, path: ConfigurationPath) -> ListenAddress? {
         guard !ConfigurationReader.isNull(node), let text = reader.string(node, path: path) else { return nil }
-        do {
+        do throws(ListenAddressError) {
             return try ListenAddress(parsing: text)
         } catch {
             reader.report("\(error.reason), found \(ConfigurationReader.describe(node))", at: node, path: path)

@@ -148,7 +148,7 @@ extension ConfigurationBuilder {
             let itemPath = path.index(index)
             guard let text = reader.string(item, path: itemPath) else { continue }
             let name: String
-            do {
+            do throws(DomainNameError) {
                 name = try DomainName.normalize(text)
             } catch {
                 reader.report(error.description, at: item, path: itemPath)

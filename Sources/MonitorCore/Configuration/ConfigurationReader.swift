@@ -64,7 +64,7 @@ struct ConfigurationReader {
     /// A string scalar. Numbers and booleans are refused rather than converted: `name: 1.10` silently losing its
     /// trailing zero is worse than asking for quotes.
     mutating func string(_ node: Node, path: ConfigurationPath, sensitive: Bool = false) -> String? {
-        guard case .scalar(let scalar) = node, node.tag.name == .str else {
+        guard case .scalar(let scalar) = node, Self.tagName(node) == .str else {
             let found = sensitive ? Self.kind(of: node) : Self.describe(node)
             let hint = Self.isScalar(node) && !Self.isNull(node) ? " (put it in quotes)" : ""
             report("expected a string, found \(found)\(hint)", at: node, path: path)
@@ -78,7 +78,7 @@ struct ConfigurationReader {
     }
 
     mutating func integer(_ node: Node, path: ConfigurationPath, range: ClosedRange<Int>) -> Int? {
-        guard node.tag.name == .int, let value = node.int else {
+        guard Self.tagName(node) == .int, let value = node.int else {
             report("expected a whole number, found \(Self.describe(node))", at: node, path: path)
             return nil
         }
@@ -91,7 +91,7 @@ struct ConfigurationReader {
     }
 
     mutating func boolean(_ node: Node, path: ConfigurationPath) -> Bool? {
-        guard node.tag.name == .bool, let value = node.bool else {
+        guard Self.tagName(node) == .bool, let value = node.bool else {
             report("expected true or false, found \(Self.describe(node))", at: node, path: path)
             return nil
         }
@@ -100,7 +100,7 @@ struct ConfigurationReader {
 
     /// A duration of at least `minimum` (see `ConfigurationDuration`).
     mutating func duration(_ node: Node, path: ConfigurationPath, minimum: Duration = .seconds(1)) -> Duration? {
-        guard case .scalar(let scalar) = node, node.tag.name == .str || node.tag.name == .int else {
+        guard case .scalar(let scalar) = node, Self.tagName(node) == .str || Self.tagName(node) == .int else {
             report("expected a duration like 30s, 15m, 24h or 14d, found \(Self.describe(node))", at: node, path: path)
             return nil
         }
@@ -119,10 +119,10 @@ struct ConfigurationReader {
 
     /// One of an enum's raw values.
     mutating func choice<Choice: RawRepresentable & CaseIterable>(
-        _ node: Node, path: ConfigurationPath, as: Choice.Type
+        _ node: Node, path: ConfigurationPath, as type: Choice.Type
     ) -> Choice? where Choice.RawValue == String {
         let names = Choice.allCases.map(\.rawValue).joined(separator: ", ")
-        guard case .scalar(let scalar) = node, node.tag.name == .str, let value = Choice(rawValue: scalar.string) else {
+        guard case .scalar(let scalar) = node, Self.tagName(node) == .str, let value = Choice(rawValue: scalar.string) else {
             report("expected one of \(names), found \(Self.describe(node))", at: node, path: path)
             return nil
         }
@@ -131,7 +131,10 @@ struct ConfigurationReader {
 
     // MARK: Describing what was found
 
-    static func isNull(_ node: Node) -> Bool { node.tag.name == .null }
+    /// The node's resolved tag (`str`, `int`, `bool`, …): what YAML made of an unquoted scalar.
+    static func tagName(_ node: Node) -> Tag.Name { Tag.Name(rawValue: node.tag.rawValue) }
+
+    static func isNull(_ node: Node) -> Bool { Self.tagName(node) == .null }
 
     static func isScalar(_ node: Node) -> Bool {
         if case .scalar = node { return true }
@@ -145,7 +148,7 @@ struct ConfigurationReader {
         case .sequence: return "a list"
         case .alias: return "an alias"
         case .scalar:
-            switch node.tag.name {
+            switch Self.tagName(node) {
             case .null: return "nothing (null)"
             case .bool: return "a boolean"
             case .int, .float: return "a number"
@@ -156,13 +159,13 @@ struct ConfigurationReader {
 
     /// What a node is, quoting a scalar's text (shortened) so the reader can find it.
     static func describe(_ node: Node) -> String {
-        guard case .scalar(let scalar) = node, node.tag.name != .null else { return kind(of: node) }
+        guard case .scalar(let scalar) = node, Self.tagName(node) != .null else { return kind(of: node) }
         let quoted = "\"\(truncated(scalar.string))\""
-        return node.tag.name == .str ? quoted : "\(kind(of: node)) \(quoted)"
+        return Self.tagName(node) == .str ? quoted : "\(kind(of: node)) \(quoted)"
     }
 
     static func truncated(_ text: String) -> String {
         let clean = String(text.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : Character($0) })
-        return clean.count > 60 ? clean.prefix(57) + "..." : clean
+        return clean.count > 60 ? String(clean.prefix(57)) + "..." : clean
     }
 }

@@ -19,7 +19,7 @@ enum ConfigurationTestSupport {
     static func problems(
         _ yaml: String, environment: [String: String] = [:], files: [String: String] = [:]
     ) -> [ConfigurationProblem] {
-        do {
+        do throws(ConfigurationErrors) {
             _ = try load(yaml, environment: environment, files: files)
             return []
         } catch {

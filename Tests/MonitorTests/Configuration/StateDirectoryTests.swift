@@ -61,12 +61,11 @@ struct StateDirectoryTests {
     func rootError() throws {
         try Self.withScratch { base in
             let wanted = base + "/file/state"
-            #expect {
+            let error = #expect(throws: StateDirectoryError.self) {
                 try StateDirectory.prepare(configured: wanted, override: nil, environment: ["HOME": base], isRoot: true)
-            } throws: { error in
-                let text = String(describing: error)
-                return text.contains(wanted) && text.contains("--state-dir")
             }
+            let text = error?.description ?? ""
+            #expect(text.contains(wanted) && text.contains("--state-dir"))
         }
     }
 
