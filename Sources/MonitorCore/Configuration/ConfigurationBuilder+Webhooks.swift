@@ -104,7 +104,9 @@ extension ConfigurationBuilder {
             let file = resolvedPath(written)
             do {
                 let contents = try readFile(file)
-                let trimmed = contents.hasSuffix("\r\n") ? String(contents.dropLast(2)) : contents.hasSuffix("\n") ? String(contents.dropLast()) : contents
+                // One trailing line break, as `echo` and editors leave it; "\r\n" is a single Character.
+                let endsWithLineBreak = contents.last == "\n" || contents.last == "\r\n"
+                let trimmed = endsWithLineBreak ? String(contents.dropLast()) : contents
                 guard !trimmed.isEmpty else {
                     reader.report("the file \(file) is empty", at: valueNode, path: keyPath)
                     return nil

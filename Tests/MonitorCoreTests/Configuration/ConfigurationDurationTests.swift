@@ -10,8 +10,8 @@ struct ConfigurationDurationTests {
             ("1d12h", 129_600),
         ] as [(String, Int64)])
     func valid(text: String, seconds: Int64) throws {
-        let configuration = try ConfigurationTestSupport.load("retention: \(text)\n")
-        #expect(configuration.retention == .seconds(seconds))
+        let configuration = try ConfigurationTestSupport.load("cdn:\n  stale_after: \(text)\n")
+        #expect(configuration.cdn.staleAfter == .seconds(seconds))
     }
 
     @Test(

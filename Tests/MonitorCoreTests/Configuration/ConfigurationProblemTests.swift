@@ -67,7 +67,7 @@ struct ConfigurationProblemTests {
             keyPath: "webhooks[0].domains[0]", message: "'example.net' is not one of the configured domains"),
         Case(yaml: "webhooks:\n  - {name: a, url: 'https://h.test/1'}\n  - {name: a, url: 'https://h.test/2'}\n",
             line: 3, keyPath: "webhooks[1].name", message: "already used by the webhook at config.yml:2"),
-        Case(yaml: "domains:\n  - example.com\n   - example.org\n", line: 3, keyPath: "", message: "invalid YAML"),
+        Case(yaml: "domains:\n  - example.com\n - example.org\n", line: 3, keyPath: "", message: "invalid YAML"),
         Case(yaml: "interval: 1m\ninterval: 2m\n", line: 1, keyPath: "", message: "appears more than once"),
     ]
 
