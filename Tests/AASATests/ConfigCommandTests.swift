@@ -41,7 +41,8 @@ struct ConfigCommandTests {
 
     @Test("an invalid file exits 1 and prints every problem as file:line: key: message on standard error")
     func invalidFile() throws {
-        let run = try CommandTests.withTemporaryFile("intervall: 5m\ndomains:\n  - name: example.com\n    expect: []\n") {
+        let run = try CommandTests.withTemporaryFile("intervall: 5m\ndomains:\n  - name: example.com\n    expect: []\n")
+        {
             path in try (path, Self.run(["config", "check", "--config", path]))
         }
         #expect(run.1.status == 1)

@@ -16,7 +16,9 @@ public enum ConfigurationFile {
     public static let maximumSecretFileSize = 64 << 10
 
     /// The configuration at `path`, with `environment` for `*_env` keys.
-    public static func load(path: String, environment: [String: String]) throws(ConfigurationFileError)
+    public static func load(
+        path: String, environment: [String: String]
+    ) throws(ConfigurationFileError)
         -> MonitorConfiguration
     {
         let bytes: [UInt8]

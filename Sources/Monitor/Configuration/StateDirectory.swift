@@ -47,7 +47,8 @@ public struct StateDirectory: Sendable, Hashable {
         }
         guard let fallback = fallbackPath(environment: environment) else {
             throw StateDirectoryError(
-                path: wanted, reason: reason, suggestion: "pass --state-dir DIR (HOME is not set, so there is no fallback)")
+                path: wanted, reason: reason,
+                suggestion: "pass --state-dir DIR (HOME is not set, so there is no fallback)")
         }
         if let fallbackReason = makeUsable(fallback) {
             throw StateDirectoryError(
@@ -70,7 +71,8 @@ public struct StateDirectory: Sendable, Hashable {
         if isRoot || access(wanted, W_OK | X_OK) == 0 { return StateDirectory(path: wanted) }
         let reason = isDirectory(wanted) ? "it is not writable by this user" : "it does not exist"
         if let fallback = fallbackPath(environment: environment), isDirectory(fallback) {
-            return StateDirectory(path: fallback, note: fallbackNote(wanted: wanted, reason: reason, fallback: fallback))
+            return StateDirectory(
+                path: fallback, note: fallbackNote(wanted: wanted, reason: reason, fallback: fallback))
         }
         return StateDirectory(path: wanted)
     }

@@ -53,7 +53,8 @@ extension ConfigurationBuilder {
         else { return nil }
         guard URLShape.isAbsoluteHTTP(text) else {
             // The URL is a credential for chat webhooks: say what is wrong without showing it.
-            reader.report("expected an absolute http or https URL (value not shown)", at: valueNode, path: path.key(key))
+            reader.report(
+                "expected an absolute http or https URL (value not shown)", at: valueNode, path: path.key(key))
             return nil
         }
         return text

@@ -8,7 +8,8 @@ enum ConfigurationDuration {
         let trimmed = text.trimmingBlanks()
         if trimmed == "0" { return .success(.zero) }
         if !trimmed.isEmpty, trimmed.allSatisfy(\.isASCIIDigit) {
-            return .failure(.init(reason: "a number needs a unit: \(trimmed)s, \(trimmed)m, \(trimmed)h or \(trimmed)d"))
+            return .failure(
+                .init(reason: "a number needs a unit: \(trimmed)s, \(trimmed)m, \(trimmed)h or \(trimmed)d"))
         }
         var total: Int64 = 0
         var digits = ""

@@ -20,7 +20,12 @@ struct ConfigurationReader {
     }
 
     mutating func report(_ message: String, line: Int?, path: ConfigurationPath) {
-        guard problems.count < Self.problemLimit else { return }
+        guard problems.count <= Self.problemLimit else { return }
+        guard problems.count < Self.problemLimit else {
+            let message = "more than \(Self.problemLimit) problems; fix these first, the rest are not listed"
+            problems.append(ConfigurationProblem(file: fileName, line: nil, keyPath: "", message: message))
+            return
+        }
         problems.append(ConfigurationProblem(file: fileName, line: line, keyPath: path.description, message: message))
     }
 
@@ -83,7 +88,8 @@ struct ConfigurationReader {
             return nil
         }
         guard range.contains(value) else {
-            report("expected a number from \(range.lowerBound) to \(range.upperBound), found \(value)", at: node,
+            report(
+                "expected a number from \(range.lowerBound) to \(range.upperBound), found \(value)", at: node,
                 path: path)
             return nil
         }
@@ -109,7 +115,8 @@ struct ConfigurationReader {
             report("\(error.reason), found \(Self.describe(node))", at: node, path: path)
             return nil
         case .success(let duration) where duration < minimum:
-            report("must be at least \(ConfigurationDuration.text(minimum)), found \(Self.describe(node))", at: node,
+            report(
+                "must be at least \(ConfigurationDuration.text(minimum)), found \(Self.describe(node))", at: node,
                 path: path)
             return nil
         case .success(let duration):
@@ -122,7 +129,8 @@ struct ConfigurationReader {
         _ node: Node, path: ConfigurationPath, as type: Choice.Type
     ) -> Choice? where Choice.RawValue == String {
         let names = Choice.allCases.map(\.rawValue).joined(separator: ", ")
-        guard case .scalar(let scalar) = node, Self.tagName(node) == .str, let value = Choice(rawValue: scalar.string) else {
+        guard case .scalar(let scalar) = node, Self.tagName(node) == .str, let value = Choice(rawValue: scalar.string)
+        else {
             report("expected one of \(names), found \(Self.describe(node))", at: node, path: path)
             return nil
         }

@@ -62,8 +62,9 @@ public struct HTTPSettings: Sendable, Hashable {
     /// How many requests may run at once (`concurrency`, default 32, 1…1024).
     public var concurrency: Int
 
-    public init(timeout: Duration = .seconds(10), caFile: String? = nil, connectTo: [String] = [], concurrency: Int = 32)
-    {
+    public init(
+        timeout: Duration = .seconds(10), caFile: String? = nil, connectTo: [String] = [], concurrency: Int = 32
+    ) {
         self.timeout = timeout
         self.caFile = caFile
         self.connectTo = connectTo

@@ -32,7 +32,9 @@ struct ConfigurationDurationTests {
     func zero() throws {
         #expect(try ConfigurationTestSupport.load("alerts:\n  repeat_after: 0\n").alerts.repeatAfter == nil)
         #expect(try ConfigurationTestSupport.load("alerts:\n  repeat_after: 0s\n").alerts.repeatAfter == nil)
-        #expect(try ConfigurationTestSupport.load("alerts:\n  repeat_after: 6h\n").alerts.repeatAfter == .seconds(21_600))
-        #expect(ConfigurationTestSupport.problems("http:\n  timeout: 0\n").first?.message.contains("at least 1s") == true)
+        #expect(
+            try ConfigurationTestSupport.load("alerts:\n  repeat_after: 6h\n").alerts.repeatAfter == .seconds(21_600))
+        #expect(
+            ConfigurationTestSupport.problems("http:\n  timeout: 0\n").first?.message.contains("at least 1s") == true)
     }
 }

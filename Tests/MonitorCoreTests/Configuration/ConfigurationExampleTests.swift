@@ -40,7 +40,10 @@ struct ConfigurationExampleTests {
     @Test("a bare domain name is a domain with no expectations, and wildcards are checked at their base")
     func bareNames() throws {
         let configuration = try ConfigurationTestSupport.load("domains:\n  - Example.COM\n  - '*.shop.example'\n")
-        #expect(configuration.domains == [DomainConfiguration(name: "example.com"), DomainConfiguration(name: "shop.example")])
+        #expect(
+            configuration.domains == [
+                DomainConfiguration(name: "example.com"), DomainConfiguration(name: "shop.example"),
+            ])
     }
 
     @Test("the configuration path is the flag, else the environment variable, else /etc")
