@@ -1,0 +1,103 @@
+import Foundation
+import Yams
+
+/// The settings sections: `listen`, `http`, `tls`, `cdn`, `alerts`. A section with problems keeps its defaults
+/// for the broken keys, so the remaining keys are still checked.
+extension ConfigurationBuilder {
+    mutating func listenAddress(_ node: Node, path: ConfigurationPath) -> ListenAddress? {
+        guard !ConfigurationReader.isNull(node), let text = reader.string(node, path: path) else { return nil }
+        do throws(ListenAddressError) {
+            return try ListenAddress(parsing: text)
+        } catch {
+            reader.report("\(error.reason), found \(ConfigurationReader.describe(node))", at: node, path: path)
+            return nil
+        }
+    }
+
+    mutating func http(_ node: Node, path: ConfigurationPath) -> HTTPSettings {
+        var settings = HTTPSettings()
+        let allowed = ["timeout", "ca_file", "connect_to", "concurrency"]
+        guard let fields = reader.fields(of: node, path: path, allowed: allowed) else { return settings }
+        if let value = fields["timeout"] {
+            settings.timeout = reader.duration(value, path: path.key("timeout")) ?? settings.timeout
+        }
+        if let value = fields["ca_file"], let file = reader.string(value, path: path.key("ca_file")) {
+            settings.caFile = resolvedPath(file)
+        }
+        if let value = fields["concurrency"] {
+            settings.concurrency =
+                reader.integer(value, path: path.key("concurrency"), range: 1...1024) ?? settings.concurrency
+        }
+        if let value = fields["connect_to"], let items = reader.list(value, path: path.key("connect_to")) {
+            for (index, item) in items.enumerated() {
+                let itemPath = path.key("connect_to").index(index)
+                guard let text = reader.string(item, path: itemPath) else { continue }
+                if let reason = ConnectToShape.problem(in: text) {
+                    reader.report("\(reason), found \(ConfigurationReader.describe(item))", at: item, path: itemPath)
+                } else {
+                    settings.connectTo.append(text)
+                }
+            }
+        }
+        return settings
+    }
+
+    mutating func tls(_ node: Node, path: ConfigurationPath) -> TLSSettings {
+        var settings = TLSSettings()
+        guard let fields = reader.fields(of: node, path: path, allowed: ["expiry_warning"]) else { return settings }
+        if let value = fields["expiry_warning"] {
+            settings.expiryWarning =
+                reader.duration(value, path: path.key("expiry_warning"), minimum: .zero) ?? settings.expiryWarning
+        }
+        return settings
+    }
+
+    mutating func cdn(_ node: Node, path: ConfigurationPath) -> CDNSettings {
+        var settings = CDNSettings()
+        guard let fields = reader.fields(of: node, path: path, allowed: ["base_url", "stale_after"]) else {
+            return settings
+        }
+        if let value = fields["base_url"], let text = reader.string(value, path: path.key("base_url")) {
+            if let components = URLComponents(string: text), components.scheme?.lowercased() == "https",
+                let host = components.host, !host.isEmpty, components.query == nil, components.fragment == nil
+            {
+                settings.baseURL = text.hasSuffix("/") ? text : text + "/"
+            } else {
+                reader.report(
+                    "expected an https URL without query or fragment, like \(CDNSettings.defaultBaseURL), found "
+                        + ConfigurationReader.describe(value), at: value, path: path.key("base_url"))
+            }
+        }
+        if let value = fields["stale_after"] {
+            settings.staleAfter = reader.duration(value, path: path.key("stale_after")) ?? settings.staleAfter
+        }
+        return settings
+    }
+
+    mutating func alerts(_ node: Node, path: ConfigurationPath) -> AlertSettings {
+        var settings = AlertSettings()
+        let allowed = ["failure_threshold", "success_threshold", "repeat_after", "send_resolved", "give_up_after"]
+        guard let fields = reader.fields(of: node, path: path, allowed: allowed) else { return settings }
+        if let value = fields["failure_threshold"] {
+            settings.failureThreshold =
+                reader.integer(value, path: path.key("failure_threshold"), range: 1...1000) ?? settings.failureThreshold
+        }
+        if let value = fields["success_threshold"] {
+            settings.successThreshold =
+                reader.integer(value, path: path.key("success_threshold"), range: 1...1000) ?? settings.successThreshold
+        }
+        if let value = fields["repeat_after"],
+            let duration = reader.duration(value, path: path.key("repeat_after"), minimum: .zero)
+        {
+            settings.repeatAfter = duration == .zero ? nil : duration
+        }
+        if let value = fields["send_resolved"] {
+            settings.sendResolved = reader.boolean(value, path: path.key("send_resolved")) ?? settings.sendResolved
+        }
+        if let value = fields["give_up_after"] {
+            settings.giveUpAfter =
+                reader.duration(value, path: path.key("give_up_after"), minimum: .seconds(60)) ?? settings.giveUpAfter
+        }
+        return settings
+    }
+}

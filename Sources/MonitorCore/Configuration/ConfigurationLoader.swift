@@ -1,0 +1,107 @@
+import Yams
+
+/// Builds a `MonitorConfiguration` from YAML text, reporting every problem with file, line and key path.
+///
+/// Decodes through Yams' `Node` tree rather than `Codable`, because nodes carry their line: an operator must be
+/// told `config.yml:12: domains[1].expect.urls[0].decision: …`, not "the data couldn't be read". The loader is
+/// pure: files (`url_file`, `secret_file`) are read through `readFile` and variables (`url_env`, `secret_env`)
+/// come from `environment`, so tests pass both in.
+///
+/// - An empty file, or one without `domains`, is valid: it watches nothing (`config check` says "0 domains").
+/// - Relative paths (`state_dir`, `http.ca_file`, `*_file`) are relative to the configuration file's directory.
+///
+/// ```swift
+/// let configuration = try ConfigurationLoader.load(
+///     text: yaml, fileName: "config.yml", environment: ProcessInfo.processInfo.environment,
+///     readFile: { try String(contentsOfFile: $0, encoding: .utf8) })
+/// ```
+public enum ConfigurationLoader {
+    /// The top-level keys, in the order the documented example explains them.
+    static let topLevelKeys = [
+        "state_dir", "interval", "listen", "http", "tls", "cdn", "retention", "alerts", "webhooks", "domains",
+    ]
+
+    /// The configuration `text` describes, or every problem in it.
+    ///
+    /// - Parameters:
+    ///   - text: The YAML document.
+    ///   - fileName: How errors name the file (and the base of relative paths).
+    ///   - environment: Variables for `url_env` and `secret_env`.
+    ///   - readFile: Reads `url_file` and `secret_file`; its error's description is shown, so it should name the
+    ///     reason (not the contents).
+    public static func load(
+        text: String, fileName: String, environment: [String: String], readFile: (String) throws -> String
+    ) throws(ConfigurationErrors) -> MonitorConfiguration {
+        let outcome = withoutActuallyEscaping(readFile) { readFile in
+            var builder = ConfigurationBuilder(fileName: fileName, environment: environment, readFile: readFile)
+            let configuration = builder.build(text: text)
+            return (configuration, builder.reader.problems)
+        }
+        guard outcome.1.isEmpty, let configuration = outcome.0 else {
+            throw ConfigurationErrors(problems: outcome.1)
+        }
+        return configuration
+    }
+}
+
+/// The state of one load: the reader with its collected problems, and the injected outside world.
+struct ConfigurationBuilder {
+    var reader: ConfigurationReader
+    let fileName: String
+    let environment: [String: String]
+    let readFile: (String) throws -> String
+
+    init(fileName: String, environment: [String: String], readFile: @escaping (String) throws -> String) {
+        self.reader = ConfigurationReader(fileName: fileName)
+        self.fileName = fileName
+        self.environment = environment
+        self.readFile = readFile
+    }
+
+    /// The configuration, or `nil` when the text is not YAML or its top level is not a mapping.
+    mutating func build(text: String) -> MonitorConfiguration? {
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: text)
+        } catch {
+            let (line, message) = YAMLSyntaxProblem.describe(error, text: text)
+            reader.report("invalid YAML: \(message)", line: line, path: .root)
+            return nil
+        }
+        var configuration = MonitorConfiguration()
+        guard let root, !ConfigurationReader.isNull(root) else { return configuration }
+        guard let fields = reader.fields(of: root, path: .root, allowed: ConfigurationLoader.topLevelKeys) else {
+            return nil
+        }
+        let path = ConfigurationPath.root
+        if let node = fields["state_dir"], let value = reader.string(node, path: path.key("state_dir")) {
+            configuration.stateDirectory = resolvedPath(value)
+        }
+        if let node = fields["interval"] {
+            configuration.interval =
+                reader.duration(node, path: path.key("interval"), minimum: MonitorConfiguration.minimumInterval)
+                ?? configuration.interval
+        }
+        if let node = fields["listen"] { configuration.listen = listenAddress(node, path: path.key("listen")) }
+        if let node = fields["http"] { configuration.http = http(node, path: path.key("http")) }
+        if let node = fields["tls"] { configuration.tls = tls(node, path: path.key("tls")) }
+        if let node = fields["cdn"] { configuration.cdn = cdn(node, path: path.key("cdn")) }
+        if let node = fields["retention"] {
+            configuration.retention =
+                reader.duration(node, path: path.key("retention"), minimum: .seconds(3_600)) ?? configuration.retention
+        }
+        if let node = fields["alerts"] { configuration.alerts = alerts(node, path: path.key("alerts")) }
+        if let node = fields["domains"] { configuration.domains = domains(node, path: path.key("domains")) }
+        if let node = fields["webhooks"] {
+            let known = Set(configuration.domains.map(\.name))
+            configuration.webhooks = webhooks(node, path: path.key("webhooks"), knownDomains: known)
+        }
+        return configuration
+    }
+
+    /// `path` as given when absolute, else relative to the configuration file's directory.
+    func resolvedPath(_ path: String) -> String {
+        guard !path.hasPrefix("/"), let slash = fileName.lastIndex(of: "/") else { return path }
+        return String(fileName[...slash]) + path
+    }
+}

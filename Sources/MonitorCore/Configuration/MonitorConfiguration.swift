@@ -1,0 +1,127 @@
+/// Everything the daemon and its commands read from the YAML configuration, with every default filled in.
+///
+/// A value type built only by `ConfigurationLoader`, so code that runs the monitor never re-checks what the loader
+/// has already validated: names are normalized, URLs are absolute, secrets are resolved. Durations are Swift
+/// `Duration`s (whole seconds in the file: `30s`, `15m`, `24h`, `14d`, or combinations like `1h30m`).
+public struct MonitorConfiguration: Sendable, Hashable {
+    /// Where the SQLite state file lives (`state_dir`); `nil` when the file names none, so the caller decides.
+    public var stateDirectory: String?
+    /// How often every domain is checked unless the domain overrides it (`interval`, default 15m, at least 10s).
+    public var interval: Duration
+    /// Where the metrics and health endpoint listens (`listen`); `nil` turns the endpoint off.
+    public var listen: ListenAddress?
+    /// How origin and CDN requests are made (`http`).
+    public var http: HTTPSettings
+    /// Certificate checks (`tls`).
+    public var tls: TLSSettings
+    /// Apple's CDN (`cdn`).
+    public var cdn: CDNSettings
+    /// How long check history is kept (`retention`, default 90d).
+    public var retention: Duration
+    /// When alerts fire, repeat and resolve (`alerts`).
+    public var alerts: AlertSettings
+    /// Where alert events are delivered (`webhooks`), in file order.
+    public var webhooks: [WebhookConfiguration]
+    /// The domains to watch (`domains`), in file order, names normalized and unique.
+    public var domains: [DomainConfiguration]
+
+    /// A configuration with every default and no domains, the same as an empty file.
+    public init(
+        stateDirectory: String? = nil, interval: Duration = .seconds(15 * 60), listen: ListenAddress? = nil,
+        http: HTTPSettings = HTTPSettings(), tls: TLSSettings = TLSSettings(), cdn: CDNSettings = CDNSettings(),
+        retention: Duration = .seconds(90 * 86_400), alerts: AlertSettings = AlertSettings(),
+        webhooks: [WebhookConfiguration] = [], domains: [DomainConfiguration] = []
+    ) {
+        self.stateDirectory = stateDirectory
+        self.interval = interval
+        self.listen = listen
+        self.http = http
+        self.tls = tls
+        self.cdn = cdn
+        self.retention = retention
+        self.alerts = alerts
+        self.webhooks = webhooks
+        self.domains = domains
+    }
+
+    /// The shortest interval a domain may be checked at, so a typo cannot hammer an origin or Apple's CDN.
+    public static let minimumInterval: Duration = .seconds(10)
+
+    /// How often `domain` is checked: its own interval, or the global one.
+    public func interval(for domain: DomainConfiguration) -> Duration { domain.interval ?? interval }
+}
+
+/// How the probe makes origin and CDN requests (`http`). Never applied to webhooks, except `concurrency`.
+public struct HTTPSettings: Sendable, Hashable {
+    /// Whole-request timeout for origin and CDN requests (`timeout`, default 10s).
+    public var timeout: Duration
+    /// An extra PEM CA bundle trusted for origin and CDN requests (`ca_file`), for staging and tests.
+    public var caFile: String?
+    /// curl-style `HOST:PORT:CONNECT-TO-HOST:CONNECT-TO-PORT` mappings (`connect_to`), shape already checked.
+    public var connectTo: [String]
+    /// How many requests may run at once (`concurrency`, default 32, 1…1024).
+    public var concurrency: Int
+
+    public init(
+        timeout: Duration = .seconds(10), caFile: String? = nil, connectTo: [String] = [], concurrency: Int = 32
+    ) {
+        self.timeout = timeout
+        self.caFile = caFile
+        self.connectTo = connectTo
+        self.concurrency = concurrency
+    }
+}
+
+/// Certificate checks (`tls`).
+public struct TLSSettings: Sendable, Hashable {
+    /// Warn when an origin certificate expires within this time (`expiry_warning`, default 14d).
+    public var expiryWarning: Duration
+
+    public init(expiryWarning: Duration = .seconds(14 * 86_400)) {
+        self.expiryWarning = expiryWarning
+    }
+}
+
+/// Apple's CDN (`cdn`).
+public struct CDNSettings: Sendable, Hashable {
+    /// Apple's production CDN; a staging CDN or a test fixture can replace it.
+    public static let defaultBaseURL = "https://app-site-association.cdn-apple.com/a/v1/"
+
+    /// The CDN's base URL (`base_url`): https, always ending in `/`, the domain is appended to it.
+    public var baseURL: String
+    /// How long Apple may lag behind the origin before `cdn.stale` becomes an error (`stale_after`, default 24h).
+    public var staleAfter: Duration
+
+    public init(baseURL: String = CDNSettings.defaultBaseURL, staleAfter: Duration = .seconds(86_400)) {
+        self.baseURL = baseURL
+        self.staleAfter = staleAfter
+    }
+
+    /// The CDN URL of `domain` (an already normalized name).
+    public func url(for domain: String) -> String { baseURL + domain }
+}
+
+/// When alerts fire, repeat and resolve (`alerts`).
+public struct AlertSettings: Sendable, Hashable {
+    /// Consecutive failing checks before an alert fires (`failure_threshold`, default 2).
+    public var failureThreshold: Int
+    /// Consecutive passing checks before it resolves (`success_threshold`, default 1).
+    public var successThreshold: Int
+    /// Re-send a still-firing alert after this long (`repeat_after`, default 24h); `nil` (`0` in the file) never.
+    public var repeatAfter: Duration?
+    /// Whether resolved events are sent (`send_resolved`, default true).
+    public var sendResolved: Bool
+    /// How long delivery of one event is retried before it is given up (`give_up_after`, default 24h).
+    public var giveUpAfter: Duration
+
+    public init(
+        failureThreshold: Int = 2, successThreshold: Int = 1, repeatAfter: Duration? = .seconds(86_400),
+        sendResolved: Bool = true, giveUpAfter: Duration = .seconds(86_400)
+    ) {
+        self.failureThreshold = failureThreshold
+        self.successThreshold = successThreshold
+        self.repeatAfter = repeatAfter
+        self.sendResolved = sendResolved
+        self.giveUpAfter = giveUpAfter
+    }
+}
