@@ -34,8 +34,10 @@ public struct DeliveryPolicy: Sendable, Hashable, Codable {
     /// Seconds after the first attempt when a delivery is given up (default 24 h).
     public var giveUpAfter: Double
 
-    public init(baseDelay: Double = 5, maxDelay: Double = 3_600, maxRetryAfter: Double = 21_600,
-                giveUpAfter: Double = 86_400) {
+    public init(
+        baseDelay: Double = 5, maxDelay: Double = 3_600, maxRetryAfter: Double = 21_600,
+        giveUpAfter: Double = 86_400
+    ) {
         self.baseDelay = max(0.001, baseDelay)
         self.maxDelay = max(self.baseDelay, maxDelay)
         self.maxRetryAfter = max(0, maxRetryAfter)
@@ -67,7 +69,8 @@ public struct DeliveryPolicy: Sendable, Hashable, Codable {
         case .transportFailure(let text):
             problem = "no answer (\(text))"
         }
-        let delay = retryAfter.flatMap { Self.retryAfterSeconds($0, now: now) }.map { min($0, maxRetryAfter) }
+        let delay =
+            retryAfter.flatMap { Self.retryAfterSeconds($0, now: now) }.map { min($0, maxRetryAfter) }
             ?? backoff(attempt: attempt, random: random)
         let next = now.addingTimeInterval(delay)
         guard next.timeIntervalSince(firstAttemptAt) <= giveUpAfter else {

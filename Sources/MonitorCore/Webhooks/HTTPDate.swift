@@ -3,7 +3,9 @@ import Foundation
 /// HTTP-dates (RFC 9110 §5.6.7): the IMF-fixdate senders must use, and the obsolete RFC 850 and asctime forms
 /// recipients must accept.
 enum HTTPDate {
-    private static let formats = ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"]
+    private static let formats = [
+        "EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy",
+    ]
 
     static func parse(_ text: String) -> Date? {
         let formatter = DateFormatter()
