@@ -1,0 +1,124 @@
+import AASA
+import Foundation
+
+/// Something a receiver is told about: an alert firing or resolving, or an informational event.
+///
+/// Written to the outbox in the same transaction as the state change that caused it, then rendered per webhook
+/// (`WebhookPayload`). `id` is stable: every delivery and retry of this event carries it.
+public struct MonitorEvent: Sendable, Hashable, Codable {
+    /// The event kinds; raw values are the `type` field of every webhook format (json-output.md).
+    public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
+        case alertFiring = "alert.firing"
+        case alertResolved = "alert.resolved"
+        case originChanged = "origin.changed"
+        case cdnPropagated = "cdn.propagated"
+        case test
+    }
+
+    /// `evt_` + a ULID (see `MonitorEvent.makeID`), or whatever the injected generator made.
+    public var id: String
+    public var type: Kind
+    public var occurredAt: Date
+    public var domain: String
+    /// The finding code, or for informational events the event type (`origin.changed`, `cdn.propagated`, `test`).
+    public var code: String
+    public var severity: ReportFinding.Severity
+    /// Where the finding was seen; `nil` for the `test` event.
+    public var source: FindingSource?
+    /// The URL or app ID of an `expect.*` alert, empty otherwise.
+    public var subject: String
+    public var message: String
+    public var detail: FindingDetail
+    /// The domain's verdict at the check that caused the event.
+    public var verdict: Verdict?
+    /// For `origin.changed`: the semantic diff of the old and new meaning.
+    public var diff: DocumentDiff?
+    /// `true` for a reminder of a still-firing alert.
+    public var reminder: Bool
+    /// `true` when the alert fires often enough to be held firing (see `AlertPolicy`).
+    public var flapping: Bool
+
+    public init(
+        id: String, type: Kind, occurredAt: Date, domain: String, code: String, severity: ReportFinding.Severity,
+        source: FindingSource?, subject: String = "", message: String, detail: FindingDetail = [:],
+        verdict: Verdict? = nil, diff: DocumentDiff? = nil, reminder: Bool = false, flapping: Bool = false
+    ) {
+        self.id = id
+        self.type = type
+        self.occurredAt = occurredAt
+        self.domain = domain
+        self.code = code
+        self.severity = severity
+        self.source = source
+        self.subject = subject
+        self.message = message
+        self.detail = detail
+        self.verdict = verdict
+        self.diff = diff
+        self.reminder = reminder
+        self.flapping = flapping
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, type
+        case occurredAt = "occurred_at"
+        case domain, code, severity, source, subject, message, detail, verdict, diff, reminder, flapping
+    }
+
+    /// The alert identity this event is about (informational events use their type as the code).
+    public var identity: FindingIdentity? {
+        source.map { FindingIdentity(domain: domain, code: code, source: $0, subject: subject) }
+    }
+}
+
+extension MonitorEvent {
+    /// `origin.changed`: the origin's file now means something else; the diff says what.
+    public static func originChanged(
+        id: String, domain: String, diff: DocumentDiff, verdict: Verdict? = nil, at time: Date
+    ) -> MonitorEvent {
+        let behavioural = diff.changes.filter(\.affectsBehavior).count
+        let message =
+            "The origin's association file changed meaning: \(diff.changes.count) change(s), "
+            + "\(behavioural) of which can change what devices do."
+        return MonitorEvent(
+            id: id, type: .originChanged, occurredAt: time, domain: domain, code: Kind.originChanged.rawValue,
+            severity: .info, source: .wellKnown, message: message,
+            detail: [
+                "hash_before": .string(diff.hashA), "hash_after": .string(diff.hashB),
+                "can_change_behavior": .bool(diff.canChangeBehavior),
+            ],
+            verdict: verdict, diff: diff)
+    }
+
+    /// `cdn.propagated`: Apple's CDN now serves the origin's meaning, `delaySeconds` after the origin changed.
+    public static func cdnPropagated(
+        id: String, domain: String, delaySeconds: Double, hash: String, verdict: Verdict? = nil, at time: Date
+    ) -> MonitorEvent {
+        MonitorEvent(
+            id: id, type: .cdnPropagated, occurredAt: time, domain: domain, code: Kind.cdnPropagated.rawValue,
+            severity: .info, source: .cdn,
+            message: "Apple's CDN caught up with the origin after \(DurationText.describe(delaySeconds)).",
+            detail: ["delay_seconds": .double(delaySeconds), "hash": .string(hash)], verdict: verdict)
+    }
+
+    /// The `test` event of `webhook test`: shows a receiver what an alert looks like, marked as a test.
+    public static func test(id: String, domain: String = "example.com", at time: Date) -> MonitorEvent {
+        MonitorEvent(
+            id: id, type: .test, occurredAt: time, domain: domain, code: Kind.test.rawValue, severity: .info,
+            source: nil, message: "Test event from aasa-monitor: this webhook is configured correctly.",
+            detail: ["test": true])
+    }
+}
+
+/// Durations for people: `45 s`, `12 min`, `1 h 30 min`, `2 d 3 h`.
+enum DurationText {
+    static func describe(_ seconds: Double) -> String {
+        let total = Int(max(0, seconds).rounded())
+        if total < 60 { return "\(total) s" }
+        let minutes = total / 60
+        if minutes < 60 { return "\(minutes) min" }
+        let hours = minutes / 60
+        if hours < 24 { return minutes % 60 == 0 ? "\(hours) h" : "\(hours) h \(minutes % 60) min" }
+        return hours % 24 == 0 ? "\(hours / 24) d" : "\(hours / 24) d \(hours % 24) h"
+    }
+}

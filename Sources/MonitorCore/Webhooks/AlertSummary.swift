@@ -1,0 +1,72 @@
+import AASA
+import Foundation
+
+/// The human reading of an event shared by the chat formats: the domain, what broke, Apple's reason, what to do.
+///
+/// Plain strings; each format escapes or limits them its own way, and an encoder writes the JSON.
+struct AlertSummary {
+    /// One line: `🔴 example.com: origin.redirect`, `✅ Resolved — example.com: origin.redirect`, ….
+    var title: String
+    /// The finding's message.
+    var message: String
+    /// Apple's `Apple-Failure-Reason`, when the detail carries one.
+    var appleReason: String?
+    /// A short fix for the code, for alerts that fire.
+    var advice: String?
+    /// Labelled facts: domain, code, severity, source, subject, verdict.
+    var facts: [(label: String, value: String)]
+
+    init(event: MonitorEvent) {
+        let status: String
+        switch event.type {
+        case .alertFiring:
+            let icon = event.severity == .error ? "🔴" : "🟠"
+            status = event.reminder ? "\(icon) Still failing" : "\(icon) \(event.severity.rawValue.capitalized)"
+        case .alertResolved: status = "✅ Resolved"
+        case .originChanged: status = "📝 Origin changed"
+        case .cdnPropagated: status = "📦 CDN caught up"
+        case .test: status = "🧪 Test"
+        }
+        title = "\(status) — \(event.domain): \(event.code)"
+        message = event.message
+        appleReason = Self.appleReason(in: event.detail)
+        advice = event.type == .alertFiring ? FixAdvice.text(for: event.code) : nil
+        var facts: [(label: String, value: String)] = [("Domain", event.domain), ("Code", event.code)]
+        facts.append(("Severity", event.severity.rawValue))
+        if let source = event.source { facts.append(("Source", source.rawValue)) }
+        if !event.subject.isEmpty { facts.append(("Subject", event.subject)) }
+        if let verdict = event.verdict { facts.append(("Verdict", verdict.rawValue)) }
+        if event.flapping { facts.append(("Flapping", "yes: held firing until stable")) }
+        self.facts = facts
+    }
+
+    /// `apple_failure_reason` as a string, or an object with `code`/`text`/`raw` (the parsed header).
+    static func appleReason(in detail: FindingDetail) -> String? {
+        switch detail["apple_failure_reason"] {
+        case .string(let text) where !text.isEmpty:
+            return text
+        case .object(let parts):
+            if let raw = parts["raw"]?.stringValue, !raw.isEmpty { return raw }
+            let pieces = [parts["code"]?.stringValue, parts["text"]?.stringValue].compactMap { $0 }
+            return pieces.isEmpty ? nil : pieces.joined(separator: " ")
+        default:
+            return nil
+        }
+    }
+}
+
+extension String {
+    /// At most `limit` UTF-16 code units (how Discord and Slack count), cut on a `Character` boundary.
+    func truncated(toUTF16 limit: Int) -> String {
+        guard utf16.count > limit else { return self }
+        var result = ""
+        var used = 1  // room for the ellipsis
+        for character in self {
+            let size = character.utf16.count
+            if used + size > limit { break }
+            result.append(character)
+            used += size
+        }
+        return result + "…"
+    }
+}

@@ -1,0 +1,62 @@
+import AASA
+import Foundation
+
+/// Renders an event into a webhook body, always through `JSONEncoder` (escaping is never hand-written).
+public enum WebhookPayload {
+    /// The body for `event` in `format`. `deliveryID` is the standard format's `id` (= the `webhook-id` header).
+    ///
+    /// The body does not depend on the attempt: its `timestamp` is when the event occurred, so every retry sends
+    /// the same bytes and only the `webhook-timestamp` header and signature change.
+    public static func render(event: MonitorEvent, format: WebhookFormat, deliveryID: String) throws -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data: Data
+        switch format {
+        case .standard: data = try encoder.encode(StandardWebhookBody(event: event, deliveryID: deliveryID))
+        case .slack: data = try encoder.encode(SlackMessage(event: event))
+        case .discord: data = try encoder.encode(DiscordMessage(event: event))
+        case .teams: data = try encoder.encode(TeamsMessage(event: event))
+        }
+        return Array(data)
+    }
+}
+
+/// The `standard` body of json-output.md, version 1. Optional fields are written as `null`, never left out, so
+/// receivers can rely on every key.
+struct StandardWebhookBody: Encodable {
+    var event: MonitorEvent
+    var deliveryID: String
+
+    enum CodingKeys: String, CodingKey {
+        case version, type, id, timestamp, domain, code, severity, message, detail, verdict, diff
+        case source, subject, reminder, flapping
+        case eventID = "event_id"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(1, forKey: .version)
+        try container.encode(event.type, forKey: .type)
+        try container.encode(deliveryID, forKey: .id)
+        try container.encode(event.id, forKey: .eventID)
+        try container.encode(RFC3339.string(event.occurredAt), forKey: .timestamp)
+        try container.encode(event.domain, forKey: .domain)
+        try container.encode(event.code, forKey: .code)
+        try container.encode(event.severity, forKey: .severity)
+        try container.encode(event.message, forKey: .message)
+        try container.encode(event.detail, forKey: .detail)
+        try container.encode(event.verdict, forKey: .verdict)
+        try container.encode(event.diff, forKey: .diff)
+        try container.encode(event.source, forKey: .source)
+        try container.encode(event.subject, forKey: .subject)
+        try container.encode(event.reminder, forKey: .reminder)
+        try container.encode(event.flapping, forKey: .flapping)
+    }
+}
+
+/// RFC 3339 UTC times in whole seconds (`2026-11-21T19:12:03Z`), as everywhere in the JSON interface.
+public enum RFC3339 {
+    public static func string(_ time: Date) -> String {
+        time.formatted(Date.ISO8601FormatStyle(timeZone: TimeZone(identifier: "UTC") ?? .gmt))
+    }
+}

@@ -1,0 +1,59 @@
+import AASA
+import Foundation
+import MonitorCore
+import Testing
+
+@Suite("Monitor events and their IDs")
+struct MonitorEventTests {
+    /// SplitMix64: a seeded generator so IDs are reproducible in tests.
+    struct SeededGenerator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var value = state
+            value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+            return value ^ (value >> 31)
+        }
+    }
+
+    @Test("event IDs are evt_ and a 26-character ULID: reproducible with a seed, ordered by time")
+    func eventIDs() {
+        var generator = SeededGenerator(state: 42)
+        let early = EventID.make(at: Date(timeIntervalSince1970: 1_800_000_000), using: &generator)
+        let late = EventID.make(at: Date(timeIntervalSince1970: 1_800_000_001), using: &generator)
+        #expect(early.hasPrefix("evt_") && early.count == 30)
+        #expect(early.dropFirst(4).allSatisfy { "0123456789ABCDEFGHJKMNPQRSTVWXYZ".contains($0) })
+        #expect(early < late)
+        var again = SeededGenerator(state: 42)
+        #expect(EventID.make(at: Date(timeIntervalSince1970: 1_800_000_000), using: &again) == early)
+        // The first ten characters are the 48-bit time (after two pad bits): 0 ms is ten zeros.
+        #expect(
+            EventID.make(at: Date(timeIntervalSince1970: 0), using: &generator).dropFirst(4).prefix(10)
+                == "0000000000")
+    }
+
+    @Test("cdn.propagated carries the measured delay and the hash Apple now serves")
+    func cdnPropagated() {
+        let event = MonitorEvent.cdnPropagated(
+            id: "evt_1", domain: "example.com", delaySeconds: 5_400, hash: "sha256:ab", at: .now)
+        #expect(event.type == .cdnPropagated)
+        #expect(event.code == "cdn.propagated")
+        #expect(event.severity == .info)
+        #expect(event.detail["delay_seconds"] == .double(5_400))
+        #expect(event.message.contains("1 h 30 min"))
+    }
+
+    @Test("events survive a JSON round trip with snake_case keys, as the outbox stores them")
+    func codable() throws {
+        let diff = DocumentDiff(sameMeaning: false, canChangeBehavior: false, hashA: "a", hashB: "b", changes: [])
+        let events = [
+            MonitorEvent.originChanged(
+                id: "evt_1", domain: "example.com", diff: diff, at: Date(timeIntervalSince1970: 5)),
+            MonitorEvent.test(id: "evt_2", at: Date(timeIntervalSince1970: 6)),
+        ]
+        let data = try JSONEncoder().encode(events)
+        #expect(try JSONDecoder().decode([MonitorEvent].self, from: data) == events)
+        #expect(String(decoding: data, as: UTF8.self).contains("occurred_at"))
+    }
+}
