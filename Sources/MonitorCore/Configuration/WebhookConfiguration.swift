@@ -40,14 +40,6 @@ public struct WebhookConfiguration: Sendable, Hashable, CustomStringConvertible 
     public var description: String { "webhook \(name) (\(format.rawValue))" }
 }
 
-/// The body shapes a webhook can be sent in.
-public enum WebhookFormat: String, Sendable, Hashable, CaseIterable {
-    /// Our own JSON event, signed when a secret is set.
-    case standard
-    case slack
-    case discord
-    case teams
-}
 
 /// The kinds of event a webhook can subscribe to.
 public enum WebhookEvent: String, Sendable, Hashable, CaseIterable, Comparable {

@@ -76,10 +76,6 @@ struct CDNHeaders: Sendable, Hashable {
     }
 }
 
-extension Character {
-    fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
-}
-
 extension DetailValue {
     /// A JSON value of the AASA core as detail; a repeated key keeps its last value, as Foundation would.
     init(json: JSONValue) {

@@ -26,7 +26,7 @@ public enum ExpectationArguments {
             }
             let url = String(argument[..<equals])
             let appID = String(argument[argument.index(after: equals)...])
-            guard AppIDShape.isValid(appID) else {
+            guard AppIDShape.isValid(appID[...]) else {
                 throw ExpectationArgumentError(
                     "\(option) \(argument): '\(appID)' is not an app ID (10-character Team ID, '.', bundle ID)")
             }
@@ -56,7 +56,7 @@ public enum ExpectationArguments {
                         + services.sorted().joined(separator: ", "))
             }
         }
-        guard AppIDShape.isValid(appID) else {
+        guard AppIDShape.isValid(appID[...]) else {
             throw ExpectationArgumentError(
                 "--expect-app \(argument): '\(appID)' is not an app ID (10-character Team ID, '.', bundle ID)")
         }
@@ -70,21 +70,6 @@ public struct ExpectationArgumentError: Error, Sendable, CustomStringConvertible
 
     init(_ description: String) {
         self.description = description
-    }
-}
-
-/// The shape of an app ID: a 10-character alphanumeric Team ID (or App ID prefix), a dot, a bundle ID.
-public enum AppIDShape {
-    public static func isValid(_ appID: String) -> Bool {
-        let utf8 = Array(appID.utf8)
-        guard utf8.count > 11, utf8[10] == UInt8(ascii: "."), utf8[..<10].allSatisfy(isAlphanumeric) else {
-            return false
-        }
-        return utf8[11...].allSatisfy { isAlphanumeric($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") }
-    }
-
-    private static func isAlphanumeric(_ byte: UInt8) -> Bool {
-        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
     }
 }
 

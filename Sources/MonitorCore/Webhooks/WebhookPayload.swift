@@ -53,10 +53,3 @@ struct StandardWebhookBody: Encodable {
         try container.encode(event.flapping, forKey: .flapping)
     }
 }
-
-/// RFC 3339 UTC times in whole seconds (`2026-11-21T19:12:03Z`), as everywhere in the JSON interface.
-public enum RFC3339 {
-    public static func string(_ time: Date) -> String {
-        time.formatted(Date.ISO8601FormatStyle(timeZone: TimeZone(identifier: "UTC") ?? .gmt))
-    }
-}
