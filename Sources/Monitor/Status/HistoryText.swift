@@ -10,8 +10,13 @@ public enum HistoryText {
 
     static func line(_ event: TimelineEvent) -> String {
         let detail = event.detail.sorted { $0.key < $1.key }.map { key, value in
-            if key == "delay" || key == "resolution", case .double(let seconds) = value {
-                return "\(key)=\(DurationText.format(seconds))"
+            // Stored JSON turns whole seconds into integers, so both forms are durations here.
+            if key == "delay" || key == "resolution" {
+                switch value {
+                case .double(let seconds): return "\(key)=\(DurationText.format(seconds))"
+                case .int(let seconds): return "\(key)=\(DurationText.format(Double(seconds)))"
+                default: break
+                }
             }
             return "\(key)=\(text(value))"
         }

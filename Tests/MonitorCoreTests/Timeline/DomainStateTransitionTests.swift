@@ -96,7 +96,7 @@ struct DomainStateTransitionTests {
         #expect(propagated.detail["resolution"] == .double(30 * 60))
         #expect(propagated.detail["hash"] == "B")
         #expect(propagated.detail["changed_at"] == .time(R.at(10)))
-        #expect(state?.lastPropagationDelay == 30 * 60)
+        #expect(state?.lastPropagationDelay == 1800.0)
         #expect(state?.pendingPropagation == nil)
         #expect(state?.cdnInSync == true)
         #expect(state?.staleSince == nil)

@@ -48,10 +48,11 @@ struct MonitorStoreTests {
             try await store.record(report: R.report(at: 0, origin: "sha256:a", cdn: "sha256:a"))
             try await store.record(report: R.report(at: 10, origin: "sha256:b", cdn: "sha256:a"))
             let caughtUp = try await store.record(report: R.report(at: 25, origin: "sha256:b", cdn: "sha256:b"))
-            #expect(caughtUp.state.lastPropagationDelay == 15 * 60)
+            #expect(caughtUp.state.lastPropagationDelay == 900.0)
             let history = try await store.reader.history(domain: "example.com")
             let propagated = try #require(history.first { $0.kind == .cdnPropagated })
-            #expect(propagated.detail["delay"] == .double(15 * 60))
+            // JSON gives whole seconds back as an integer.
+            #expect(propagated.detail["delay"] == .int(900))
             #expect(propagated.at == R.at(25))
         }
     }
