@@ -94,6 +94,11 @@ public final class MonitorStore: Sendable {
         }
     }
 
+    /// Closes the database at shutdown: SQLite checkpoints the WAL into the main file. Later calls throw.
+    public func close() throws {
+        try writer.close()
+    }
+
     /// Records that the daemon is alive; keeps `started_at` while the same process beats.
     public func beat(pid: Int32, at time: Date, version: String, host: String = LocalHost.name) async throws {
         try await writer.write { db in

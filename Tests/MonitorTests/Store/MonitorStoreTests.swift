@@ -27,6 +27,7 @@ struct MonitorStoreTests {
             #expect(checks.map(\.originHash) == ["sha256:a"])
             #expect(checks.first?.checkedAt == R.at(0))
             #expect(try await store.reader.document(hash: "sha256:a")?.contains("applinks") == true)
+            #expect(try await store.count([.findings]) == [1])
             #expect(try await store.reader.integrityCheck() == ["ok"])
         }
     }
@@ -110,8 +111,11 @@ struct MonitorStoreTests {
     @Test("retention keeps the current state and removes old rows", arguments: StoreKind.allCases)
     func prune(kind: StoreKind) async throws {
         try await withTemporaryStore(kind) { store, _ in
+            let stale = ReportFinding(code: "cdn.stale", severity: .warning, source: .cdn, message: "stale")
             try await store.record(report: R.report(at: 0, origin: "sha256:old", cdn: "sha256:old"))
-            try await store.record(report: R.report(at: 10, origin: "sha256:new", cdn: "sha256:old"))
+            try await store.record(
+                report: R.report(at: 10, origin: "sha256:new", cdn: "sha256:old", findings: [stale]))
+            #expect(try await store.count([.findings]) == [1])
             try await store.record(report: R.report(domain: "quiet.example", at: 0, origin: "sha256:q", cdn: nil))
             let before = try await store.reader.domainStates()
             let result = try await store.prune(olderThan: R.at(60))

@@ -19,6 +19,17 @@ struct StoreReaderTests {
         }
     }
 
+    @Test("a read-only reader works after the daemon closed the database")
+    func readAfterClose() async throws {
+        try await withTemporaryStore { store, directory in
+            try await store.record(report: R.report(at: 0, origin: "sha256:a", cdn: "sha256:a"))
+            try store.close()
+            let reader = try StoreReader.openReadOnly(directory: directory)
+            #expect(try await reader.domainStates().map(\.domain) == ["example.com"])
+            #expect(try await reader.history(domain: "example.com").count == 2)
+        }
+    }
+
     @Test("a missing database is a clear error naming the file")
     func missing() throws {
         let directory = try makeTemporaryDirectory()

@@ -19,6 +19,7 @@ func withTemporaryStore<Result>(
         case .onDisk: try await MonitorStore.open(directory: directory)
         case .inMemory: try await MonitorStore.inMemory()
         }
+    defer { try? store.close() }
     return try await body(store, directory)
 }
 
