@@ -8,7 +8,8 @@ import Foundation
 /// - pending → pending (newer hash): the origin changed again first; `propagation.superseded` for the older one.
 /// - pending → none: a check that asked the CDN saw Apple serve the pending meaning; `cdn.propagated` with the
 ///   delay from the first check that saw the change, to within the time since the CDN was last asked.
-/// Time is `report.checkedAt`. When the CDN was not asked (or could not answer) the CDN facts stay as they were.
+/// Time is `report.checkedAt`. When the CDN was not asked, could not be reached or answered 5xx, the CDN facts (and
+/// open CDN findings) stay as they were.
 public enum DomainStateTransition {
     /// The new state and the timeline events of the check, in the order they happened.
     public typealias Outcome = (state: DomainState, events: [TimelineEvent])
@@ -37,7 +38,7 @@ public enum DomainStateTransition {
             state.certificateNotAfter = notAfter
         }
 
-        let cdnAnswered = report.cdn?.status != nil
+        let cdnAnswered = cdnSpokeForDomain(report.cdn)
         applyOrigin(report: report, cdnAnswered: cdnAnswered, state: &state, events: &events)
         if cdnAnswered {
             applyPropagation(report: report, state: &state, events: &events)
@@ -47,6 +48,13 @@ public enum DomainStateTransition {
         }
         state.openFindings = openFindings(previous: previous?.openFindings ?? [], report: report)
         return (state, events)
+    }
+
+    /// Whether the CDN gave an answer about this domain: not when it was not asked, could not be reached, or
+    /// failed with a 5xx (`cdn.unreachable` "says nothing about the domain", check-codes.md).
+    private static func cdnSpokeForDomain(_ cdn: CDNFacts?) -> Bool {
+        guard let status = cdn?.status else { return false }
+        return status < 500
     }
 
     /// Notes a new origin meaning: first sight, or a change that starts (or restarts) the propagation clock.
@@ -141,7 +149,7 @@ public enum DomainStateTransition {
     private static func openFindings(previous: [OpenFinding], report: DomainReport) -> [OpenFinding] {
         let previousByKey = Dictionary(previous.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
         var open: [OpenFinding.Key: OpenFinding] = [:]
-        if report.cdn?.status == nil {
+        if !cdnSpokeForDomain(report.cdn) {
             for finding in previous where finding.key.source == .cdn { open[finding.key] = finding }
         }
         for finding in report.findings {

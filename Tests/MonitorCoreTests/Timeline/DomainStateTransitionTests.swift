@@ -66,6 +66,7 @@ struct DomainStateTransitionTests {
                     R.report(at: 0, origin: "A", cdn: .answered("A")),
                     R.report(at: 10, origin: "A", cdn: .notAsked),
                     R.report(at: 20, origin: "A", cdn: .unreachable),
+                    R.report(at: 30, origin: "A", cdn: .serverError),
                 ],
                 ["origin.first_seen"]
             ),

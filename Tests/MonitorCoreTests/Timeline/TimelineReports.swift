@@ -22,6 +22,8 @@ enum TimelineReports {
             switch cdn {
             case .notAsked: nil
             case .unreachable: CDNFacts(url: "https://app-site-association.cdn-apple.com/a/v1/example.com")
+            case .serverError:
+                CDNFacts(url: "https://app-site-association.cdn-apple.com/a/v1/example.com", status: 503)
             case .answered(let hash):
                 CDNFacts(
                     url: "https://app-site-association.cdn-apple.com/a/v1/example.com", status: hash == nil ? 404 : 200,
@@ -47,6 +49,7 @@ enum TimelineReports {
     enum CDNAnswer {
         case notAsked
         case unreachable
+        case serverError
         case answered(String?)
     }
 
