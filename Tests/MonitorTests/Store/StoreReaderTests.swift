@@ -30,6 +30,23 @@ struct StoreReaderTests {
         }
     }
 
+    @Test("the file is in WAL mode and passes SQLite's integrity check from another connection")
+    func walMode() async throws {
+        try await withTemporaryStore { store, _ in
+            try await store.record(report: R.report(at: 0, origin: "sha256:a", cdn: "sha256:a"))
+            let queue = try DatabaseQueue(path: store.path)
+            defer { try? queue.close() }
+            let (mode, integrity) = try await queue.read { db in
+                (
+                    try String.fetchOne(db, sql: "PRAGMA journal_mode"),
+                    try String.fetchAll(db, sql: "PRAGMA integrity_check")
+                )
+            }
+            #expect(mode == "wal")
+            #expect(integrity == ["ok"])
+        }
+    }
+
     @Test("a missing database is a clear error naming the file")
     func missing() throws {
         let directory = try makeTemporaryDirectory()
