@@ -1,0 +1,40 @@
+import Foundation
+import MonitorCore
+
+/// The human `history DOMAIN`: one line per event, oldest first, time then kind then its detail.
+public enum HistoryText {
+    public static func render(_ report: HistoryReport) -> String {
+        guard !report.events.isEmpty else { return "\(report.domain): no history yet" }
+        return report.events.map(line).joined(separator: "\n")
+    }
+
+    static func line(_ event: TimelineEvent) -> String {
+        let detail = event.detail.sorted { $0.key < $1.key }.map { key, value in
+            // Stored JSON turns whole seconds into integers, so both forms are durations here.
+            if key == "delay" || key == "resolution" {
+                switch value {
+                case .double(let seconds): return "\(key)=\(DurationText.format(seconds))"
+                case .int(let seconds): return "\(key)=\(DurationText.format(Double(seconds)))"
+                default: break
+                }
+            }
+            return "\(key)=\(text(value))"
+        }
+        return ([event.at.rfc3339, event.kind.rawValue] + detail).joined(separator: " ")
+    }
+
+    static func text(_ value: DetailValue) -> String {
+        switch value {
+        case .null: "-"
+        case .bool(let value): String(value)
+        case .int(let value): String(value)
+        case .double(let value): String(value)
+        case .string(let value): value
+        case .array(let values): values.map(text).joined(separator: ",")
+        case .object(let members):
+            "{"
+                + members.sorted { $0.key < $1.key }.map { "\($0.key)=\(text($0.value))" }
+                .joined(separator: " ") + "}"
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import MonitorCore
+
+/// A time that encodes as an RFC 3339 UTC string (`2026-11-21T19:12:03Z`), or `null` when absent.
+///
+/// The JSON interface wants times as strings and absent facts as explicit `null`s, whatever date strategy the
+/// encoder has.
+@propertyWrapper
+public struct RFC3339Time: Sendable, Hashable, Encodable {
+    public var wrappedValue: Date?
+
+    public init(wrappedValue: Date?) { self.wrappedValue = wrappedValue }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        if let wrappedValue { try container.encode(wrappedValue.rfc3339) } else { try container.encodeNil() }
+    }
+}
+
+/// An optional value that encodes as `null` when absent instead of leaving its key out.
+@propertyWrapper
+public struct NullWhenAbsent<Value: Encodable & Sendable & Hashable>: Sendable, Hashable, Encodable {
+    public var wrappedValue: Value?
+
+    public init(wrappedValue: Value?) { self.wrappedValue = wrappedValue }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        if let wrappedValue { try container.encode(wrappedValue) } else { try container.encodeNil() }
+    }
+}
+
+/// A coding key made at run time, for objects whose keys come from data (a timeline event's detail).
+struct DynamicCodingKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}
+
+/// Short human durations for the text renderers: `45s`, `12m`, `3h 5m`, `2d 4h`.
+enum DurationText {
+    static func format(_ seconds: Double) -> String {
+        let total = Int(seconds.rounded())
+        if total < 60 { return "\(total)s" }
+        if total < 3600 { return "\(total / 60)m" }
+        if total < 86400 {
+            return total % 3600 / 60 == 0 ? "\(total / 3600)h" : "\(total / 3600)h \(total % 3600 / 60)m"
+        }
+        return total % 86400 / 3600 == 0 ? "\(total / 86400)d" : "\(total / 86400)d \(total % 86400 / 3600)h"
+    }
+}

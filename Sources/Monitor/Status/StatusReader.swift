@@ -1,0 +1,98 @@
+import Foundation
+import MonitorCore
+
+/// Builds `status` and `history` from the state database; works whether the daemon runs or not.
+public struct StatusReader: Sendable {
+    /// The daemon beats every 15 s; three missed beats mean it is not running (a busy check can delay one beat).
+    public static let heartbeatBound: TimeInterval = 45
+
+    public var store: StoreReader
+    /// Whether a pid exists on this host; replaceable in tests.
+    var processExists: @Sendable (Int32) -> Bool = LocalHost.processExists
+    var hostName: String = LocalHost.name
+
+    public init(store: StoreReader) {
+        self.store = store
+    }
+
+    /// The state at `now` of every domain, or of the named ones (unknown names are left out).
+    public func snapshot(now: Date, domains: [String]? = nil) async throws -> StatusSnapshot {
+        let states = try await store.domainStates(domains: domains)
+        let alerts = Dictionary(grouping: try await store.alertStates(), by: \.identity.domain)
+        return StatusSnapshot(
+            daemon: daemonStatus(try await store.heartbeat(), now: now),
+            domains: states.map { domainStatus($0, alerts: alerts[$0.domain] ?? []) },
+            outbox: try await store.outboxCounts())
+    }
+
+    /// The newest `limit` timeline events of `domain`, oldest first.
+    public func history(domain: String, limit: Int = 1000) async throws -> HistoryReport {
+        HistoryReport(domain: domain, events: try await store.history(domain: domain, limit: limit))
+    }
+
+    func daemonStatus(_ heartbeat: Heartbeat?, now: Date) -> DaemonStatus {
+        guard let heartbeat else {
+            return DaemonStatus(
+                running: false, pid: nil, host: nil, version: nil, startedAt: nil, heartbeat: nil, heartbeatAge: nil)
+        }
+        let age = now.timeIntervalSince(heartbeat.beatAt)
+        let processAlive = heartbeat.host != hostName || processExists(heartbeat.pid)
+        return DaemonStatus(
+            running: age <= Self.heartbeatBound && processAlive, pid: heartbeat.pid, host: heartbeat.host,
+            version: heartbeat.version, startedAt: heartbeat.startedAt, heartbeat: heartbeat.beatAt,
+            heartbeatAge: age)
+    }
+
+    func domainStatus(_ state: DomainState, alerts: [StoredAlertState]) -> DomainStatus {
+        DomainStatus(
+            domain: state.domain, verdict: state.verdict, since: state.verdictSince, lastCheck: state.lastCheck,
+            lastDuration: state.lastDuration,
+            findings: state.openFindings.map { finding in
+                FindingStatus(
+                    code: finding.key.code, severity: finding.severity, source: finding.key.source,
+                    subject: finding.key.subject, message: finding.message, since: finding.since)
+            },
+            cdn: CDNStatus(
+                inSync: state.cdnInSync, staleSince: state.staleSince, expectedRefresh: state.expectedRefresh,
+                lastPropagationDelay: state.lastPropagationDelay,
+                propagationPendingSince: state.pendingPropagation?.changedAt),
+            certificate: CertificateStatus(notAfter: state.certificateNotAfter),
+            alerts: alerts.map { alert in
+                let summary = AlertStateSummary.decode(alert.stateJSON)
+                return AlertStatus(
+                    code: alert.identity.code, source: alert.identity.source, subject: alert.identity.subject,
+                    state: summary.state, since: summary.since)
+            })
+    }
+}
+
+/// The two keys `status` reads from the alerting code's opaque alert-state JSON: `state` (a string such as
+/// `firing`) and `since` (seconds since 1970 or an RFC 3339 string). Other keys are ignored; unreadable JSON
+/// shows as an alert with unknown state rather than failing `status`.
+struct AlertStateSummary: Decodable {
+    var state: String?
+    var since: Date?
+
+    enum CodingKeys: String, CodingKey {
+        case state, since
+    }
+
+    init(state: String?, since: Date?) {
+        self.state = state
+        self.since = since
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        state = try? container.decodeIfPresent(String.self, forKey: .state)
+        if let seconds = try? container.decodeIfPresent(Double.self, forKey: .since) {
+            since = Date(timeIntervalSince1970: seconds)
+        } else if let text = try? container.decodeIfPresent(String.self, forKey: .since) {
+            since = try? Date(text, strategy: .iso8601)
+        }
+    }
+
+    static func decode(_ data: Data) -> AlertStateSummary {
+        (try? JSONDecoder().decode(AlertStateSummary.self, from: data)) ?? AlertStateSummary(state: nil, since: nil)
+    }
+}

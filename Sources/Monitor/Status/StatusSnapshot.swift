@@ -1,0 +1,98 @@
+import Foundation
+import MonitorCore
+
+/// What `status --json` prints (json-output.md): whether the daemon is alive, each domain's state, the outbox.
+public struct StatusSnapshot: Sendable, Hashable, Encodable {
+    public var daemon: DaemonStatus
+    public var domains: [DomainStatus]
+    public var outbox: OutboxCounts
+}
+
+/// The daemon's liveness from its heartbeat.
+public struct DaemonStatus: Sendable, Hashable, Encodable {
+    /// Heartbeat younger than `StatusReader.heartbeatBound` and, on the same host, the pid still exists.
+    public var running: Bool
+    @NullWhenAbsent public var pid: Int32?
+    @NullWhenAbsent public var host: String?
+    @NullWhenAbsent public var version: String?
+    @RFC3339Time public var startedAt: Date?
+    @RFC3339Time public var heartbeat: Date?
+    /// Seconds since the last heartbeat.
+    @NullWhenAbsent public var heartbeatAge: Double?
+
+    enum CodingKeys: String, CodingKey {
+        case running, pid, host, version, heartbeat
+        case startedAt = "started_at"
+        case heartbeatAge = "heartbeat_age"
+    }
+}
+
+/// One domain in `status`.
+public struct DomainStatus: Sendable, Hashable, Encodable {
+    public var domain: String
+    public var verdict: Verdict
+    /// When the current verdict began.
+    @RFC3339Time public var since: Date?
+    @RFC3339Time public var lastCheck: Date?
+    /// Seconds the last check took.
+    public var lastDuration: Double
+    public var findings: [FindingStatus]
+    public var cdn: CDNStatus
+    public var certificate: CertificateStatus
+    public var alerts: [AlertStatus]
+
+    enum CodingKeys: String, CodingKey {
+        case domain, verdict, since, findings, cdn, certificate, alerts
+        case lastCheck = "last_check"
+        case lastDuration = "last_duration"
+    }
+}
+
+/// An open finding and when it first appeared.
+public struct FindingStatus: Sendable, Hashable, Encodable {
+    public var code: String
+    public var severity: ReportFinding.Severity
+    public var source: FindingSource
+    /// The URL or app ID of an `expect.*` finding, empty otherwise.
+    public var subject: String
+    public var message: String
+    @RFC3339Time public var since: Date?
+}
+
+/// Whether Apple serves the origin's meaning.
+public struct CDNStatus: Sendable, Hashable, Encodable {
+    /// `null` when unknown: the CDN was never asked, or the origin has no valid document to compare.
+    @NullWhenAbsent public var inSync: Bool?
+    @RFC3339Time public var staleSince: Date?
+    @RFC3339Time public var expectedRefresh: Date?
+    /// Seconds from the last origin change to Apple serving it (resolution: the check interval).
+    @NullWhenAbsent public var lastPropagationDelay: Double?
+    /// When the origin change Apple has not caught up with yet was first seen.
+    @RFC3339Time public var propagationPendingSince: Date?
+
+    enum CodingKeys: String, CodingKey {
+        case inSync = "in_sync"
+        case staleSince = "stale_since"
+        case expectedRefresh = "expected_refresh"
+        case lastPropagationDelay = "last_propagation_delay"
+        case propagationPendingSince = "propagation_pending_since"
+    }
+}
+
+/// The origin certificate's expiry from the last check that saw one.
+public struct CertificateStatus: Sendable, Hashable, Encodable {
+    @RFC3339Time public var notAfter: Date?
+
+    enum CodingKeys: String, CodingKey {
+        case notAfter = "not_after"
+    }
+}
+
+/// One stored alert; `state` and `since` come from the alerting code's JSON (keys `state`, `since`).
+public struct AlertStatus: Sendable, Hashable, Encodable {
+    public var code: String
+    public var source: FindingSource
+    public var subject: String
+    @NullWhenAbsent public var state: String?
+    @RFC3339Time public var since: Date?
+}

@@ -1,0 +1,80 @@
+import Foundation
+import GRDB
+
+/// The webhook outbox: deliveries are written before any attempt and change state only here.
+///
+/// Lifecycle of a row: `pending` (attempts 0) → attempted: `delivered` (final), `pending` again with a later
+/// `next_attempt_at` (retrying), or `dead` (final, given up). Every change is its own transaction.
+extension MonitorStore {
+    /// Enqueues deliveries outside a check (the `webhook test` path); duplicates by delivery id are ignored.
+    @discardableResult
+    public func enqueue(_ inserts: [OutboxInsert]) async throws -> Int {
+        try await writer.write { db in try Self.insertDeliveries(db, inserts) }
+    }
+
+    /// Pending deliveries whose next attempt is due at `now`, earliest first.
+    public func dueDeliveries(now: Date, limit: Int = 100) async throws -> [OutboxDelivery] {
+        try await writer.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT * FROM outbox WHERE state = 'pending' AND next_attempt_at <= ?
+                    ORDER BY next_attempt_at, id LIMIT ?
+                    """,
+                arguments: [now, limit]
+            ).map(Self.delivery)
+        }
+    }
+
+    /// When the earliest pending delivery is due, so the delivery loop can sleep until then.
+    public func nextAttemptTime() async throws -> Date? {
+        try await writer.read { db in
+            try Date.fetchOne(db, sql: "SELECT min(next_attempt_at) FROM outbox WHERE state = 'pending'")
+        }
+    }
+
+    /// The receiver accepted the delivery.
+    public func markDelivered(id: Int64, at time: Date, status: Int) async throws {
+        try await finishAttempt(
+            id: id, at: time, status: status, error: nil,
+            set: "state = 'delivered', delivered_at = :at, finished_at = :at", next: nil)
+    }
+
+    /// The attempt failed; try again at `nextAttemptAt`.
+    public func markRetry(id: Int64, at time: Date, nextAttemptAt: Date, status: Int?, error: String?) async throws {
+        try await finishAttempt(
+            id: id, at: time, status: status, error: error, set: "next_attempt_at = :next", next: nextAttemptAt)
+    }
+
+    /// The attempt failed and no more will be made.
+    public func markDead(id: Int64, at time: Date, status: Int?, error: String?) async throws {
+        try await finishAttempt(
+            id: id, at: time, status: status, error: error, set: "state = 'dead', finished_at = :at", next: nil)
+    }
+
+    /// Outbox rows by delivery state.
+    public func outboxCounts() async throws -> OutboxCounts { try await reader.outboxCounts() }
+
+    /// Counts one attempt on a pending row and applies `set` (fixed SQL from this file, never outside input).
+    private func finishAttempt(
+        id: Int64, at time: Date, status: Int?, error: String?, set: String, next: Date?
+    ) async throws {
+        try await writer.write { db in
+            try db.execute(
+                sql: """
+                    UPDATE outbox SET attempts = attempts + 1, first_attempt_at = coalesce(first_attempt_at, :at),
+                      last_status = :status, last_error = :error, \(set)
+                    WHERE id = :id AND state = 'pending'
+                    """,
+                arguments: ["at": time, "status": status, "error": error, "next": next, "id": id])
+        }
+    }
+
+    private static func delivery(_ row: Row) -> OutboxDelivery {
+        OutboxDelivery(
+            id: row["id"], deliveryID: row["delivery_id"], eventID: row["event_id"], webhook: row["webhook"],
+            eventJSON: row["event_json"], attempts: row["attempts"], firstAttemptAt: row["first_attempt_at"],
+            nextAttemptAt: row["next_attempt_at"], lastStatus: row["last_status"], lastError: row["last_error"],
+            createdAt: row["created_at"])
+    }
+}

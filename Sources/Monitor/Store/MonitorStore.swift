@@ -1,0 +1,144 @@
+import Foundation
+import GRDB
+import MonitorCore
+
+/// The daemon's state database: one SQLite file in WAL mode under the state directory.
+///
+/// Every write is one transaction, and `synchronous=FULL` makes each commit durable before it returns, so a crash
+/// (even `kill -9` or power loss) loses at most the check in flight and never leaves half a check, a timeline
+/// event without its state, or an alert change without its outbox rows. Only the daemon opens it this way; it
+/// runs the migrations. `status` uses `StoreReader.openReadOnly(directory:)`.
+public final class MonitorStore: Sendable {
+    let writer: any DatabaseWriter
+    /// Reads through the same connections (WAL: readers never wait for the writer).
+    public let reader: StoreReader
+
+    init(writer: any DatabaseWriter, path: String) {
+        self.writer = writer
+        self.reader = StoreReader(database: writer, path: path)
+    }
+
+    /// The database file (`:memory:` for in-memory stores).
+    public var path: String { reader.path }
+
+    /// Opens (creating if needed) `aasa-monitor.sqlite` in `directory` and migrates it to the current schema.
+    ///
+    /// The directory must exist. Waits up to `busyTimeout` seconds for locks held by readers or another writer.
+    public static func open(directory: String, busyTimeout: TimeInterval = 5) async throws -> MonitorStore {
+        let path = (directory as NSString).appendingPathComponent(StoreSchema.fileName)
+        let pool = try DatabasePool(path: path, configuration: configuration(busyTimeout: busyTimeout))
+        try await migrate(pool)
+        return MonitorStore(writer: pool, path: path)
+    }
+
+    /// A private in-memory store with the same schema, for tests and `check` runs that keep nothing.
+    public static func inMemory() async throws -> MonitorStore {
+        let queue = try DatabaseQueue(configuration: configuration(busyTimeout: 5))
+        try await migrate(queue)
+        return MonitorStore(writer: queue, path: ":memory:")
+    }
+
+    private static func configuration(busyTimeout: TimeInterval) -> Configuration {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(busyTimeout)
+        configuration.prepareDatabase { db in
+            // FULL: a commit is on disk before it returns — the outbox promises at-least-once delivery.
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        return configuration
+    }
+
+    private static func migrate(_ writer: any DatabaseWriter) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            StoreSchema.migrator.asyncMigrate(writer) { result in
+                continuation.resume(with: result.map { _ in () })
+            }
+        }
+    }
+
+    /// Stores one check and everything that follows from it in one transaction; returns the domain's new state and
+    /// the timeline events the check caused.
+    ///
+    /// Writes the report's documents (once per hash), the check and its findings, the new `DomainState` and its
+    /// timeline events. With `alertUpdate`, also hands the domain's stored alert states to it and writes back
+    /// what it returns: the complete new set of alert states and the deliveries to enqueue. If anything throws,
+    /// nothing of this check is kept.
+    @discardableResult
+    public func record(
+        report: DomainReport, alertUpdate: AlertUpdater? = nil
+    ) async throws -> DomainStateTransition.Outcome {
+        let path = path
+        return try await writer.write { db in
+            let previous = try Self.domainState(db, domain: report.domain, path: path)
+            let (state, events) = DomainStateTransition.apply(previous: previous, report: report)
+            try Self.insertDocuments(db, report.documents, seenAt: report.checkedAt)
+            let checkID = try Self.insertCheck(db, report: report)
+            try Self.insertFindings(db, report.findings, checkID: checkID)
+            try db.execute(
+                sql: """
+                    INSERT OR REPLACE INTO domain_state (domain, state_json, origin_hash, cdn_hash, updated_at)
+                    VALUES (?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    state.domain, try StoreCoding.encode(state), state.originHash, state.cdnHash, report.checkedAt,
+                ])
+            for event in events {
+                try db.execute(
+                    sql: "INSERT INTO timeline (domain, at, kind, detail_json) VALUES (?, ?, ?, ?)",
+                    arguments: [report.domain, event.at, event.kind.rawValue, try StoreCoding.encode(event.detail)])
+            }
+            if let alertUpdate {
+                try Self.updateAlerts(db, domain: report.domain, with: alertUpdate)
+            }
+            return (state, events)
+        }
+    }
+
+    /// Closes the database at shutdown: SQLite checkpoints the WAL into the main file. Later calls throw.
+    public func close() throws {
+        try writer.close()
+    }
+
+    /// Records that the daemon is alive; keeps `started_at` while the same process beats.
+    public func beat(pid: Int32, at time: Date, version: String, host: String = LocalHost.name) async throws {
+        try await writer.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO heartbeat (id, pid, host, started_at, beat_at, version) VALUES (1, ?1, ?2, ?3, ?3, ?4)
+                    ON CONFLICT (id) DO UPDATE SET
+                      started_at = CASE WHEN pid = excluded.pid AND host = excluded.host
+                                        THEN started_at ELSE excluded.started_at END,
+                      pid = excluded.pid, host = excluded.host, beat_at = excluded.beat_at, version = excluded.version
+                    """,
+                arguments: [Int64(pid), host, time, version])
+        }
+    }
+
+    /// Retention: removes checks (with their findings) and timeline events older than `cutoff`, documents no
+    /// check or current state refers to and not seen since `cutoff`, and finished deliveries older than `cutoff`.
+    /// Current domain state, alert states and unfinished deliveries are kept.
+    @discardableResult
+    public func prune(olderThan cutoff: Date) async throws -> PruneResult {
+        try await writer.write { db in
+            try db.execute(sql: "DELETE FROM checks WHERE checked_at < ?", arguments: [cutoff])
+            let checks = db.changesCount
+            try db.execute(sql: "DELETE FROM timeline WHERE at < ?", arguments: [cutoff])
+            let timelineEvents = db.changesCount
+            try db.execute(
+                sql: """
+                    DELETE FROM documents WHERE last_seen < ? AND hash NOT IN (
+                      SELECT origin_hash FROM checks WHERE origin_hash IS NOT NULL
+                      UNION SELECT cdn_hash FROM checks WHERE cdn_hash IS NOT NULL
+                      UNION SELECT origin_hash FROM domain_state WHERE origin_hash IS NOT NULL
+                      UNION SELECT cdn_hash FROM domain_state WHERE cdn_hash IS NOT NULL)
+                    """,
+                arguments: [cutoff])
+            let documents = db.changesCount
+            try db.execute(
+                sql: "DELETE FROM outbox WHERE state IN ('delivered', 'dead') AND finished_at < ?",
+                arguments: [cutoff])
+            return PruneResult(
+                checks: checks, timelineEvents: timelineEvents, documents: documents, deliveries: db.changesCount)
+        }
+    }
+}

@@ -1,0 +1,34 @@
+/// Why the state database could not be used, naming the file.
+public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
+    public enum Reason: Sendable, Hashable {
+        /// No database file at the path: the daemon has not run with this state directory yet.
+        case missing
+        /// The file was written by a newer aasa-monitor (migrations this version does not know).
+        case newerSchema
+        /// The file lacks migrations this version needs; the daemon migrates it when it starts.
+        case olderSchema
+        /// A stored JSON value could not be read back.
+        case corruptValue(String)
+    }
+
+    public var reason: Reason
+    public var path: String
+
+    public init(_ reason: Reason, path: String) {
+        self.reason = reason
+        self.path = path
+    }
+
+    public var description: String {
+        switch reason {
+        case .missing:
+            "no state database at \(path): the daemon has not run with this state directory (try --state-dir)"
+        case .newerSchema:
+            "the state database \(path) was written by a newer aasa-monitor; upgrade this one"
+        case .olderSchema:
+            "the state database \(path) has an older schema; start the daemon (aasa-monitor run) to migrate it"
+        case .corruptValue(let what):
+            "the state database \(path) holds an unreadable value: \(what)"
+        }
+    }
+}

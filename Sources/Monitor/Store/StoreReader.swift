@@ -1,0 +1,166 @@
+import Foundation
+import GRDB
+import MonitorCore
+
+/// Reads the state database: what `status` and `history` show, also while the daemon writes.
+///
+/// `openReadOnly(directory:)` never migrates and never writes; `MonitorStore.reader` reads through the daemon's
+/// own connection pool.
+public final class StoreReader: Sendable {
+    let database: any DatabaseReader
+    /// The database file, for error messages (`:memory:` for in-memory stores).
+    public let path: String
+
+    init(database: any DatabaseReader, path: String) {
+        self.database = database
+        self.path = path
+    }
+
+    /// Opens `aasa-monitor.sqlite` in `directory` read-only, waiting up to `busyTimeout` for a busy writer.
+    ///
+    /// - Throws: `StoreError` `.missing` when there is no database, `.newerSchema`/`.olderSchema` when its
+    ///   migrations are not exactly the ones this version knows; GRDB's `DatabaseError` when it cannot be read.
+    public static func openReadOnly(directory: String, busyTimeout: TimeInterval = 5) throws -> StoreReader {
+        let path = (directory as NSString).appendingPathComponent(StoreSchema.fileName)
+        guard FileManager.default.fileExists(atPath: path) else { throw StoreError(.missing, path: path) }
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(busyTimeout)
+        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        try queue.read { db in
+            let migrator = StoreSchema.migrator
+            if try migrator.hasBeenSuperseded(db) { throw StoreError(.newerSchema, path: path) }
+            if try !migrator.hasCompletedMigrations(db) { throw StoreError(.olderSchema, path: path) }
+        }
+        return StoreReader(database: queue, path: path)
+    }
+
+    /// The current state of every domain (or of the named ones), sorted by domain.
+    public func domainStates(domains: [String]? = nil) async throws -> [DomainState] {
+        let path = path
+        return try await database.read { db in
+            let rows = try Row.fetchAll(db, sql: "SELECT domain, state_json FROM domain_state ORDER BY domain")
+            return try rows.compactMap { row -> DomainState? in
+                let domain: String = row["domain"]
+                if let domains, !domains.contains(domain) { return nil }
+                return try Self.decode(DomainState.self, row["state_json"], what: "state of \(domain)", path: path)
+            }
+        }
+    }
+
+    /// The newest `limit` timeline events of `domain`, oldest first.
+    public func history(domain: String, limit: Int = 1000) async throws -> [TimelineEvent] {
+        let path = path
+        return try await database.read { db in
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT at, kind, detail_json FROM timeline WHERE domain = ? ORDER BY at DESC, id DESC LIMIT ?
+                    """,
+                arguments: [domain, limit])
+            return try rows.reversed().map { row in
+                let kindText: String = row["kind"]
+                guard let kind = TimelineEvent.Kind(rawValue: kindText) else {
+                    throw StoreError(.corruptValue("timeline kind \(kindText) of \(domain)"), path: path)
+                }
+                let detail = try Self.decode(
+                    FindingDetail.self, row["detail_json"], what: "timeline detail of \(domain)", path: path)
+                return TimelineEvent(at: row["at"], kind: kind, detail: detail)
+            }
+        }
+    }
+
+    /// The newest `limit` checks of `domain`, newest first.
+    public func lastChecks(domain: String, limit: Int = 10) async throws -> [StoredCheck] {
+        try await database.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT id, domain, checked_at, duration, verdict, origin_hash, cdn_hash FROM checks
+                    WHERE domain = ? ORDER BY checked_at DESC, id DESC LIMIT ?
+                    """,
+                arguments: [domain, limit]
+            ).map { row in
+                StoredCheck(
+                    id: row["id"], domain: row["domain"], checkedAt: row["checked_at"],
+                    durationSeconds: row["duration"],
+                    verdict: row["verdict"], originHash: row["origin_hash"], cdnHash: row["cdn_hash"])
+            }
+        }
+    }
+
+    /// The canonical text of the document with `hash`, if the store still keeps it.
+    public func document(hash: String) async throws -> String? {
+        try await database.read { db in
+            try String.fetchOne(db, sql: "SELECT canonical_text FROM documents WHERE hash = ?", arguments: [hash])
+        }
+    }
+
+    /// The daemon's last heartbeat, `nil` when it never ran.
+    public func heartbeat() async throws -> Heartbeat? {
+        try await database.read { db in
+            try Row.fetchOne(db, sql: "SELECT pid, host, started_at, beat_at, version FROM heartbeat WHERE id = 1")
+                .map { row in
+                    Heartbeat(
+                        pid: row["pid"], host: row["host"], startedAt: row["started_at"], beatAt: row["beat_at"],
+                        version: row["version"])
+                }
+        }
+    }
+
+    /// The stored alert states of `domain` (or of every domain), sorted by identity.
+    public func alertStates(domain: String? = nil) async throws -> [StoredAlertState] {
+        try await database.read { db in try Self.alertStates(db, domain: domain) }
+    }
+
+    /// Outbox rows by delivery state.
+    public func outboxCounts() async throws -> OutboxCounts {
+        try await database.read { db in
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT
+                      COUNT(*) FILTER (WHERE state = 'pending' AND attempts = 0) AS pending,
+                      COUNT(*) FILTER (WHERE state = 'pending' AND attempts > 0) AS retrying,
+                      COUNT(*) FILTER (WHERE state = 'dead') AS dead
+                    FROM outbox
+                    """)
+            return OutboxCounts(pending: row?["pending"] ?? 0, retrying: row?["retrying"] ?? 0, dead: row?["dead"] ?? 0)
+        }
+    }
+
+    /// How many rows `table` holds.
+    public func rowCount(table: StoreTable) async throws -> Int {
+        try await database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table.rawValue)") ?? 0 }
+    }
+
+    /// SQLite's own consistency check: `["ok"]` for a sound file.
+    public func integrityCheck() async throws -> [String] {
+        try await database.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+    }
+
+    static func alertStates(_ db: Database, domain: String?) throws -> [StoredAlertState] {
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT domain, code, source, subject, state_json FROM alert_state
+                WHERE ?1 IS NULL OR domain = ?1 ORDER BY domain, code, source, subject
+                """,
+            arguments: [domain])
+        return rows.compactMap { row in
+            // A source this version does not know cannot be one of its alerts; skip rather than fail `status`.
+            guard let source = FindingSource(rawValue: row["source"]) else { return nil }
+            let identity = FindingIdentity(
+                domain: row["domain"], code: row["code"], source: source, subject: row["subject"])
+            return StoredAlertState(identity: identity, stateJSON: row["state_json"])
+        }
+    }
+
+    static func decode<Value: Decodable>(_ type: Value.Type, _ data: Data, what: String, path: String) throws -> Value {
+        do {
+            return try StoreCoding.decode(type, from: data)
+        } catch {
+            throw StoreError(.corruptValue("\(what): \(error)"), path: path)
+        }
+    }
+}

@@ -1,0 +1,119 @@
+import GRDB
+
+/// The database schema, as an ordered list of migrations; only the daemon runs them.
+///
+/// Times in columns are GRDB's text form (`2026-11-21 19:12:03.000`, UTC), which sorts and compares as time.
+/// JSON columns use `StoreCoding`. Never edit a registered migration: add a new one.
+enum StoreSchema {
+    /// The file inside the state directory.
+    static let fileName = "aasa-monitor.sqlite"
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try createHistory(db)
+            try createCurrentState(db)
+            try createOutbox(db)
+        }
+        return migrator
+    }
+
+    /// Documents once per meaning, checks with their findings, and the timeline.
+    private static func createHistory(_ db: Database) throws {
+        try db.create(table: "documents") { table in
+            table.primaryKey("hash", .text)
+            table.column("canonical_text", .text).notNull()
+            table.column("first_seen", .datetime).notNull()
+            // Updated on every check that sees the document, so retention keeps what is still served.
+            table.column("last_seen", .datetime).notNull()
+        }
+        try db.create(table: "checks") { table in
+            table.autoIncrementedPrimaryKey("id")
+            table.column("domain", .text).notNull()
+            table.column("checked_at", .datetime).notNull()
+            table.column("duration", .double).notNull()
+            table.column("verdict", .text).notNull()
+            table.column("origin_hash", .text)
+            table.column("cdn_hash", .text)
+            table.column("report_json", .blob).notNull()
+        }
+        try db.create(index: "checks_by_domain", on: "checks", columns: ["domain", "checked_at"])
+        try db.create(index: "checks_by_time", on: "checks", columns: ["checked_at"])
+        try db.create(table: "findings") { table in
+            table.column("check_id", .integer).notNull().indexed()
+                .references("checks", onDelete: .cascade)
+            table.column("code", .text).notNull()
+            table.column("severity", .text).notNull()
+            table.column("source", .text).notNull()
+            table.column("subject", .text).notNull()
+            table.column("message", .text).notNull()
+            table.column("detail_json", .blob).notNull()
+        }
+        try db.create(table: "timeline") { table in
+            table.autoIncrementedPrimaryKey("id")
+            table.column("domain", .text).notNull()
+            table.column("at", .datetime).notNull()
+            table.column("kind", .text).notNull()
+            table.column("detail_json", .blob).notNull()
+        }
+        try db.create(index: "timeline_by_domain", on: "timeline", columns: ["domain", "at"])
+    }
+
+    /// Per-domain state, alert states and the daemon's heartbeat.
+    private static func createCurrentState(_ db: Database) throws {
+        try db.create(table: "domain_state") { table in
+            table.primaryKey("domain", .text)
+            table.column("state_json", .blob).notNull()
+            // Copies of the state's hashes, so retention can keep their documents without parsing JSON.
+            table.column("origin_hash", .text)
+            table.column("cdn_hash", .text)
+            table.column("updated_at", .datetime).notNull()
+        }
+        try db.create(table: "heartbeat") { table in
+            table.primaryKey("id", .integer).check { $0 == 1 }
+            table.column("pid", .integer).notNull()
+            table.column("host", .text).notNull()
+            table.column("started_at", .datetime).notNull()
+            table.column("beat_at", .datetime).notNull()
+            table.column("version", .text).notNull()
+        }
+        try db.create(table: "alert_state") { table in
+            table.column("domain", .text).notNull()
+            table.column("code", .text).notNull()
+            table.column("source", .text).notNull()
+            table.column("subject", .text).notNull()
+            table.column("state_json", .blob).notNull()
+            table.primaryKey(["domain", "code", "source", "subject"])
+        }
+    }
+
+    /// Webhook deliveries, written before any attempt (at-least-once).
+    private static func createOutbox(_ db: Database) throws {
+        try db.create(table: "outbox") { table in
+            table.autoIncrementedPrimaryKey("id")
+            table.column("delivery_id", .text).notNull().unique()
+            table.column("event_id", .text).notNull()
+            table.column("webhook", .text).notNull()
+            table.column("event_json", .blob).notNull()
+            table.column("state", .text).notNull().defaults(to: "pending")
+                .check { ["pending", "delivered", "dead"].contains($0) }
+            table.column("attempts", .integer).notNull().defaults(to: 0)
+            table.column("first_attempt_at", .datetime)
+            table.column("next_attempt_at", .datetime).notNull()
+            table.column("last_status", .integer)
+            table.column("last_error", .text)
+            table.column("created_at", .datetime).notNull()
+            table.column("delivered_at", .datetime)
+            // When it became delivered or dead, for retention.
+            table.column("finished_at", .datetime)
+        }
+        try db.create(index: "outbox_due", on: "outbox", columns: ["state", "next_attempt_at"])
+    }
+}
+
+/// The store's tables, for counts in diagnostics and tests.
+public enum StoreTable: String, Sendable, CaseIterable {
+    case documents, checks, findings, timeline, heartbeat, outbox
+    case domainState = "domain_state"
+    case alertState = "alert_state"
+}

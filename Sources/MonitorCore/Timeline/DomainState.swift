@@ -1,0 +1,122 @@
+import Foundation
+
+/// What the monitor currently believes about one domain, carried from check to check.
+///
+/// The store keeps one per domain and `status` reads it, so the "since" of every fact (verdict, open finding,
+/// CDN staleness) survives restarts. It changes only through `DomainStateTransition.apply(previous:report:)`.
+public struct DomainState: Sendable, Hashable, Codable {
+    public var domain: String
+    public var verdict: Verdict
+    /// The check time of the first check that gave the current verdict.
+    public var verdictSince: Date
+    public var lastCheck: Date
+    /// Wall time of the last check in seconds.
+    public var lastDuration: Double
+    /// The last valid origin meaning seen; kept while the origin is broken, so a return to it is not a change.
+    public var originHash: String?
+    /// When `originHash` was first seen.
+    public var originHashSince: Date?
+    /// Apple's copy's meaning at the last check that asked the CDN (`nil` when it served none).
+    public var cdnHash: String?
+    /// The last check that got an answer from the CDN: the resolution of a propagation measurement starts here.
+    public var lastCDNCheck: Date?
+    /// Whether Apple serves the origin's meaning; `nil` when unknown (never asked, or no valid origin to compare).
+    public var cdnInSync: Bool?
+    /// The first check that saw Apple's copy differ from (or miss) the origin's meaning, while it still does.
+    public var staleSince: Date?
+    /// When Apple's cached copy expires, while it is stale: the earliest moment it can change.
+    public var expectedRefresh: Date?
+    /// The origin certificate's expiry, from the last check that saw one.
+    public var certificateNotAfter: Date?
+    /// Seconds from an origin change to Apple serving it, from the last completed propagation.
+    public var lastPropagationDelay: Double?
+    /// Findings of the last check, each with the first check that saw it (without a gap), sorted by key.
+    public var openFindings: [OpenFinding]
+    /// An origin change Apple has not caught up with yet.
+    public var pendingPropagation: PendingPropagation?
+
+    public init(
+        domain: String,
+        verdict: Verdict,
+        verdictSince: Date,
+        lastCheck: Date,
+        lastDuration: Double,
+        originHash: String? = nil,
+        originHashSince: Date? = nil,
+        cdnHash: String? = nil,
+        lastCDNCheck: Date? = nil,
+        cdnInSync: Bool? = nil,
+        staleSince: Date? = nil,
+        expectedRefresh: Date? = nil,
+        certificateNotAfter: Date? = nil,
+        lastPropagationDelay: Double? = nil,
+        openFindings: [OpenFinding] = [],
+        pendingPropagation: PendingPropagation? = nil
+    ) {
+        self.domain = domain
+        self.verdict = verdict
+        self.verdictSince = verdictSince
+        self.lastCheck = lastCheck
+        self.lastDuration = lastDuration
+        self.originHash = originHash
+        self.originHashSince = originHashSince
+        self.cdnHash = cdnHash
+        self.lastCDNCheck = lastCDNCheck
+        self.cdnInSync = cdnInSync
+        self.staleSince = staleSince
+        self.expectedRefresh = expectedRefresh
+        self.certificateNotAfter = certificateNotAfter
+        self.lastPropagationDelay = lastPropagationDelay
+        self.openFindings = openFindings
+        self.pendingPropagation = pendingPropagation
+    }
+}
+
+/// A finding that is still present, with the moment it first appeared.
+public struct OpenFinding: Sendable, Hashable, Codable {
+    /// Code, source and subject: the finding's alert identity within its domain.
+    public var key: Key
+    public var severity: ReportFinding.Severity
+    public var message: String
+    public var since: Date
+
+    public init(key: Key, severity: ReportFinding.Severity, message: String, since: Date) {
+        self.key = key
+        self.severity = severity
+        self.message = message
+        self.since = since
+    }
+
+    /// What makes two findings of one domain the same problem across checks (check-codes.md, "Alert identity").
+    public struct Key: Sendable, Hashable, Codable, Comparable {
+        public var code: String
+        public var source: FindingSource
+        public var subject: String
+
+        public init(code: String, source: FindingSource, subject: String) {
+            self.code = code
+            self.source = source
+            self.subject = subject
+        }
+
+        public static func < (lhs: Key, rhs: Key) -> Bool {
+            (lhs.code, lhs.source.rawValue, lhs.subject) < (rhs.code, rhs.source.rawValue, rhs.subject)
+        }
+    }
+}
+
+extension ReportFinding {
+    /// This finding's identity within its domain.
+    public var openKey: OpenFinding.Key { OpenFinding.Key(code: code, source: source, subject: subject) }
+}
+
+/// An origin meaning that Apple's copy has not reached yet, and when the monitor first saw it.
+public struct PendingPropagation: Sendable, Hashable, Codable {
+    public var originHash: String
+    public var changedAt: Date
+
+    public init(originHash: String, changedAt: Date) {
+        self.originHash = originHash
+        self.changedAt = changedAt
+    }
+}
