@@ -4,7 +4,9 @@ import Monitor
 
 /// `--config FILE`, shared by every command that reads the configuration.
 struct ConfigurationOptions: ParsableArguments {
-    @Option(name: .customLong("config"), help: "The configuration file (default: $AASA_MONITOR_CONFIG, else /etc/aasa-monitor/config.yml).")
+    @Option(
+        name: .customLong("config"),
+        help: "The configuration file (default: $AASA_MONITOR_CONFIG, else /etc/aasa-monitor/config.yml).")
     var path: String?
 
     /// The path to read: the flag, then the environment variable, then the default.

@@ -16,7 +16,8 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup var location: ConfigurationOptions
 
-    @Option(name: .customLong("state-dir"), help: "Where the SQLite file lives (overrides the configuration's state_dir).")
+    @Option(
+        name: .customLong("state-dir"), help: "Where the SQLite file lives (overrides the configuration's state_dir).")
     var stateDirectory: String?
 
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
@@ -24,7 +25,8 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         guard let level = Logger.Level(rawValue: logLevel) else {
-            throw CommandFailure.usage("--log-level \(logLevel): expected trace, debug, info, notice, warning, error or critical")
+            throw CommandFailure.usage(
+                "--log-level \(logLevel): expected trace, debug, info, notice, warning, error or critical")
         }
         let environment = ProcessInfo.processInfo.environment
         JournalLogHandler.bootstrap(level: level, environment: environment)

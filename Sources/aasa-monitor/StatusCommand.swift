@@ -23,9 +23,13 @@ struct StatusCommand: AsyncParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         var names: [String]?
         if !domains.isEmpty {
-            names = try domains.map { raw in
-                do { return try DomainName.normalize(raw) } catch { throw CommandFailure.usage(error.description) }
+            var normalized: [String] = []
+            for raw in domains {
+                do { normalized.append(try DomainName.normalize(raw)) } catch {
+                    throw CommandFailure.usage(error.description)
+                }
             }
+            names = normalized
         }
         let reader = try state.openReader(configuration: configuration, environment: environment)
         let snapshot: StatusSnapshot

@@ -12,6 +12,8 @@ public struct FixtureActivity: Sendable {
     public var connectionsClosed = 0
     /// ALPN protocols negotiated, one per completed handshake (`"h2"`, `"http/1.1"` or `"none"`).
     public var negotiatedProtocols: [String] = []
+
+    public init() {}
 }
 
 /// A condition on `FixtureActivity` did not become true in time.

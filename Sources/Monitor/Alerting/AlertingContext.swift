@@ -61,7 +61,7 @@ struct AlertingContext: Sendable {
             case .originChanged:
                 guard let from = entry.detail["from"]?.stringValue, let to = entry.detail["to"]?.stringValue,
                     let before = try input.document(from).flatMap(Self.document),
-                    let after = (report.documents[to] ?? input.document(to)).flatMap(Self.document)
+                    let after = try (report.documents[to] ?? input.document(to)).flatMap(Self.document)
                 else { continue }
                 events.append(
                     .originChanged(

@@ -94,8 +94,8 @@ public struct StateDirectory: Sendable, Hashable {
     }
 
     private static func isDirectory(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
     }
 
     /// Creates `path` and its missing parents with mode 0750 and checks that it can be written; the reason when not.

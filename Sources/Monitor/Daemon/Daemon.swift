@@ -55,12 +55,20 @@ public enum Daemon {
             return 1
         }
         logger.notice(
-            "starting", metadata: [
+            "starting",
+            metadata: [
                 "version": "\(MonitorVersion.current)", "config": "\(options.configPath)",
                 "state_dir": "\(directory.path)", "domains": "\(configuration.domains.count)",
             ])
         let clock: @Sendable () -> Date = { Date() }
-        let engine = CurlEngine(configuration: .init(maxConcurrentTransfers: max(16, configuration.http.concurrency * 4)))
+        let engine: CurlEngine
+        do {
+            engine = try CurlEngine(
+                configuration: .init(maxConcurrentTransfers: max(16, configuration.http.concurrency * 4)))
+        } catch {
+            logger.critical("cannot start the HTTP engine", metadata: ["error": "\(error)"])
+            return 1
+        }
         let runtime = DaemonRuntime(configuration: configuration, states: states, now: clock())
         let notifier = SystemdNotifier(environment: options.environment)
         let services = DaemonServices(

@@ -2,6 +2,7 @@ import Foundation
 import HTTPEngine
 import Logging
 import ServiceLifecycle
+import UnixSignals
 
 /// The daemon's services in one `ServiceGroup`: SIGTERM and SIGINT start a graceful shutdown of all of them.
 struct DaemonServices {
@@ -36,15 +37,23 @@ struct DaemonServices {
             services.append(
                 MonitorEndpoint(
                     listen: listen, sources: endpointSources(), logger: Logger(label: "endpoint"),
-                    onListening: { address in logger.notice("endpoint listening", metadata: ["address": "\(address)"]) }))
+                    onListening: { address in logger.notice("endpoint listening", metadata: ["address": "\(address)"]) }
+                ))
         }
+        services.append(
+            DeliveryService(
+                runtime: runtime, store: store, sender: WebhookSender(engine: engine),
+                logger: Logger(label: "delivery"), clock: clock))
         // Shutdown runs in reverse order: the scheduler, last in the list, stops first and finishes its checks.
         services.append(scheduler)
+        // The group's own logger stays at notice: at debug it prints every service's properties.
+        var groupLogger = Logger(label: "lifecycle")
+        groupLogger.logLevel = max(.notice, logger.logLevel)
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) },
                 gracefulShutdownSignals: [.sigterm, .sigint],
-                logger: logger))
+                logger: groupLogger))
         try await group.run()
     }
 
@@ -64,7 +73,7 @@ struct DaemonServices {
             },
             health: { await runtime.health(now: clock()) },
             status: {
-                let snapshot = try await StatusReader(reader: store.reader).snapshot(now: clock(), domains: nil)
+                let snapshot = try await StatusReader(store: store.reader).snapshot(now: clock(), domains: nil)
                 return Array(try MonitorJSON.encoder().encode(snapshot))
             })
     }

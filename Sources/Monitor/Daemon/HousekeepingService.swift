@@ -62,3 +62,8 @@ extension Task where Success == Never, Failure == Never {
     /// True once the task is cancelled or the service group began a graceful shutdown.
     static var isCancelledOrShuttingDown: Bool { isCancelled || isShuttingDownGracefully }
 }
+
+extension HousekeepingService: CustomStringConvertible {
+    /// A short name for lifecycle logs, which would otherwise print every property (the environment included).
+    var description: String { "housekeeping" }
+}

@@ -37,6 +37,12 @@ struct ReloadService: Service {
             logger.warning("listen and state_dir changes take effect at the next restart")
         }
         await runtime.reload(configuration, now: clock())
-        logger.notice("configuration reloaded", metadata: ["file": "\(path)", "domains": "\(configuration.domains.count)"])
+        logger.notice(
+            "configuration reloaded", metadata: ["file": "\(path)", "domains": "\(configuration.domains.count)"])
     }
+}
+
+extension ReloadService: CustomStringConvertible {
+    /// A short name for lifecycle logs, which would otherwise print every property (the environment included).
+    var description: String { "reload" }
 }

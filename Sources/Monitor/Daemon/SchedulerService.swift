@@ -1,3 +1,4 @@
+import AASA
 import Foundation
 import HTTPEngine
 import Logging
@@ -38,7 +39,8 @@ struct SchedulerService: Service {
                     }
                     try? await Task.sleep(for: max(wait, .milliseconds(5)))
                 }
-                logger.info("scheduler stopping", metadata: ["in_flight": "\(await runtime.runningCount)"])
+                let running = await runtime.runningCount
+                logger.info("scheduler stopping", metadata: ["in_flight": "\(running)"])
             }
         } onGracefulShutdown: {
             stopping.withLock { $0 = true }
@@ -69,10 +71,16 @@ struct SchedulerService: Service {
             "duration": "\(String(format: "%.3f", report.durationSeconds))",
         ]
         if !problems.isEmpty { metadata["codes"] = "\(problems.joined(separator: ","))" }
-        let level: Logger.Level = report.verdict == .ready ? .info : (report.verdict == .originBroken ? .error : .warning)
+        let level: Logger.Level =
+            report.verdict == .ready ? .info : (report.verdict == .originBroken ? .error : .warning)
         logger.log(level: level, "checked", metadata: metadata)
         for event in outcome.events {
             logger.notice("\(event.kind.rawValue)", metadata: ["domain": "\(report.domain)"])
         }
     }
+}
+
+extension SchedulerService: CustomStringConvertible {
+    /// A short name for lifecycle logs, which would otherwise print every property (the environment included).
+    var description: String { "scheduler" }
 }

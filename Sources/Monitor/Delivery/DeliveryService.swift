@@ -88,3 +88,8 @@ struct DeliveryService: Service {
         }
     }
 }
+
+extension DeliveryService: CustomStringConvertible {
+    /// A short name for lifecycle logs, which would otherwise print every property (the environment included).
+    var description: String { "delivery" }
+}

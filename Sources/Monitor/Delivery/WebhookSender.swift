@@ -21,7 +21,9 @@ struct WebhookSender: Sendable {
     /// fill memory.
     static let maximumAnswerBytes = 64 << 10
 
-    func send(_ event: MonitorEvent, to webhook: WebhookConfiguration, deliveryID: String, now: Date) async throws
+    func send(
+        _ event: MonitorEvent, to webhook: WebhookConfiguration, deliveryID: String, now: Date
+    ) async throws
         -> Answer
     {
         let body = try WebhookPayload.render(event: event, format: webhook.format, deliveryID: deliveryID)

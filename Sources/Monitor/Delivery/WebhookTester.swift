@@ -24,7 +24,9 @@ public enum WebhookTester {
                 switch answer.outcome {
                 case .status(let status):
                     let ok = (200...299).contains(status)
-                    let body = answer.bodyExcerpt.isEmpty ? "" : ": \(answer.bodyExcerpt.replacingOccurrences(of: "\n", with: " "))"
+                    let body =
+                        answer.bodyExcerpt.isEmpty
+                        ? "" : ": \(answer.bodyExcerpt.replacingOccurrences(of: "\n", with: " "))"
                     results.append(
                         Result(
                             webhook: webhook.name, delivered: ok,

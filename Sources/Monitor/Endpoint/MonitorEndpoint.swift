@@ -59,3 +59,8 @@ public struct MonitorEndpoint: Service {
         try await application.run()
     }
 }
+
+extension MonitorEndpoint: CustomStringConvertible {
+    /// A short name for lifecycle logs.
+    public var description: String { "endpoint \(listen)" }
+}

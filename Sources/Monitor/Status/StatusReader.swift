@@ -92,7 +92,20 @@ struct AlertStateSummary: Decodable {
         }
     }
 
+    /// The summary of a stored alert state: the daemon's `AlertState` (as `MonitorJSON` encodes it), else the two
+    /// plain keys.
     static func decode(_ data: Data) -> AlertStateSummary {
-        (try? JSONDecoder().decode(AlertStateSummary.self, from: data)) ?? AlertStateSummary(state: nil, since: nil)
+        if let state = try? MonitorJSON.decoder().decode(AlertState.self, from: data) {
+            let since: Date? =
+                switch state {
+                case .pending(let alert): alert.since
+                case .firing(let alert): alert.since
+                case .resolving(let alert, _, _): alert.since
+                case .resolved(let at, _): at
+                }
+            return AlertStateSummary(state: state.name, since: since)
+        }
+        return (try? JSONDecoder().decode(AlertStateSummary.self, from: data))
+            ?? AlertStateSummary(state: nil, since: nil)
     }
 }

@@ -56,10 +56,17 @@ extension MonitorStore {
     }
 
     /// Replaces the domain's alert states with what `update` returns and enqueues its deliveries.
-    static func updateAlerts(_ db: Database, domain: String, with update: AlertUpdater) throws {
+    static func updateAlerts(
+        _ db: Database, domain: String, timeline: [TimelineEvent], with update: AlertUpdater
+    ) throws {
         let current = try StoreReader.alertStates(db, domain: domain)
-        let result = try update(
-            Dictionary(current.map { ($0.identity, $0.stateJSON) }, uniquingKeysWith: { a, _ in a }))
+        let input = AlertUpdateInput(
+            alertStates: Dictionary(current.map { ($0.identity, $0.stateJSON) }, uniquingKeysWith: { a, _ in a }),
+            timeline: timeline,
+            document: { hash in
+                try String.fetchOne(db, sql: "SELECT canonical_text FROM documents WHERE hash = ?", arguments: [hash])
+            })
+        let result = try update(input)
         try db.execute(sql: "DELETE FROM alert_state WHERE domain = ?", arguments: [domain])
         for (identity, json) in result.newAlertStates.sorted(by: { $0.key < $1.key }) {
             try db.execute(

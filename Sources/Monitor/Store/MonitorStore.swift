@@ -88,7 +88,7 @@ public final class MonitorStore: Sendable {
                     arguments: [report.domain, event.at, event.kind.rawValue, try StoreCoding.encode(event.detail)])
             }
             if let alertUpdate {
-                try Self.updateAlerts(db, domain: report.domain, with: alertUpdate)
+                try Self.updateAlerts(db, domain: report.domain, timeline: events, with: alertUpdate)
             }
             return (state, events)
         }

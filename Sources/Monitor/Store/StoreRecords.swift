@@ -53,5 +53,15 @@ public struct PruneResult: Sendable, Hashable {
 /// (identities left out are deleted) and the webhook deliveries to enqueue with them.
 public typealias AlertStoreUpdate = (newAlertStates: [FindingIdentity: Data], outboxEvents: [OutboxInsert])
 
-/// Called inside `MonitorStore.record`'s transaction with the domain's current alert states (JSON by identity).
-public typealias AlertUpdater = @Sendable ([FindingIdentity: Data]) throws -> AlertStoreUpdate
+/// What the alerting code sees inside `MonitorStore.record`'s transaction.
+public struct AlertUpdateInput {
+    /// The domain's current alert states, JSON by identity.
+    public var alertStates: [FindingIdentity: Data]
+    /// The timeline events this check caused (`origin.changed`, `cdn.propagated`, …).
+    public var timeline: [TimelineEvent]
+    /// The canonical text of a stored document by hash, read in the same transaction.
+    public var document: (String) throws -> String?
+}
+
+/// Called inside `MonitorStore.record`'s transaction; what it returns is written in the same transaction.
+public typealias AlertUpdater = @Sendable (AlertUpdateInput) throws -> AlertStoreUpdate

@@ -5,7 +5,7 @@ import Yams
 extension ConfigurationBuilder {
     static let webhookKeys = [
         "name", "url", "url_file", "url_env", "format", "secret", "secret_file", "secret_env", "events", "domains",
-        "timeout",
+        "timeout", "ca_file",
     ]
 
     mutating func webhooks(_ node: Node, path: ConfigurationPath, knownDomains: Set<String>) -> [WebhookConfiguration] {
@@ -42,6 +42,9 @@ extension ConfigurationBuilder {
             }
             if let value = fields["timeout"] {
                 webhook.timeout = reader.duration(value, path: itemPath.key("timeout")) ?? webhook.timeout
+            }
+            if let value = fields["ca_file"], let file = reader.string(value, path: itemPath.key("ca_file")) {
+                webhook.caFile = resolvedPath(file)
             }
             if name != nil, url != nil { webhooks.append(webhook) }
         }

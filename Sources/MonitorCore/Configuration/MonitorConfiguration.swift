@@ -44,8 +44,9 @@ public struct MonitorConfiguration: Sendable, Hashable {
         self.domains = domains
     }
 
-    /// The shortest interval a domain may be checked at, so a typo cannot hammer an origin or Apple's CDN.
-    public static let minimumInterval: Duration = .seconds(10)
+    /// The shortest check interval: 1 s, for tests and staging. Production intervals are minutes; Apple's CDN
+    /// changes at most as often as its `max-age` allows, and the scheduler re-checks right after that anyway.
+    public static let minimumInterval: Duration = .seconds(1)
 
     /// How often `domain` is checked: its own interval, or the global one.
     public func interval(for domain: DomainConfiguration) -> Duration { domain.interval ?? interval }

@@ -16,6 +16,9 @@ public struct WebhookConfiguration: Sendable, Hashable, CustomStringConvertible 
     public var domains: Set<String>?
     /// Whole-request timeout for one delivery attempt (`timeout`, default 10s).
     public var timeout: Duration
+    /// An extra trust anchor for this receiver only (an internal CA); the probe's `http.ca_file` never applies to
+    /// webhooks.
+    public var caFile: String?
 
     public init(
         name: String, url: String, format: WebhookFormat = .standard, secret: WebhookSecret? = nil,
@@ -39,7 +42,6 @@ public struct WebhookConfiguration: Sendable, Hashable, CustomStringConvertible 
     /// The name and format only: the URL and secret are credentials.
     public var description: String { "webhook \(name) (\(format.rawValue))" }
 }
-
 
 /// The kinds of event a webhook can subscribe to.
 public enum WebhookEvent: String, Sendable, Hashable, CaseIterable, Comparable {

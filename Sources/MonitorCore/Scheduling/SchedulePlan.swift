@@ -91,7 +91,7 @@ public struct SchedulePlan: Sendable {
         guard var entry = entries[domain] else { return }
         entry.inFlight = false
         let wobble = entry.interval * jitter * (random() * 2 - 1)
-        var next = now.addingTimeInterval(max(minimumGap, entry.interval + wobble))
+        var next = now.addingTimeInterval(max(entry.interval * 0.5, entry.interval + wobble))
         entry.followsCDNExpiry = false
         if cdnBehind, let cdnExpiry {
             let soonAfterExpiry = max(cdnExpiry.addingTimeInterval(10), now.addingTimeInterval(minimumGap))

@@ -14,7 +14,7 @@ struct ConfigurationProblemTests {
     static let cases: [Case] = [
         Case(yaml: "intervall: 5m\n", line: 1, keyPath: "intervall", message: "did you mean 'interval'?"),
         Case(yaml: "interval: 15\n", line: 1, keyPath: "interval", message: "a number needs a unit: 15s, 15m"),
-        Case(yaml: "interval: 5s\n", line: 1, keyPath: "interval", message: "must be at least 10s"),
+        Case(yaml: "interval: 0\n", line: 1, keyPath: "interval", message: "must be at least 1s"),
         Case(yaml: "listen: 9090\n", line: 1, keyPath: "listen", message: "expected a string, found a number \"9090\""),
         Case(yaml: "listen: ::1:9090\n", line: 1, keyPath: "listen", message: "an IPv6 address goes in brackets"),
         Case(

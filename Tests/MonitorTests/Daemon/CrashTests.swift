@@ -1,7 +1,7 @@
 import Foundation
 import Monitor
-import Testing
 import TestSupport
+import Testing
 
 /// kill -9 in the middle of writing: the database opens, passes `PRAGMA integrity_check`, and the next run goes on.
 @Suite("daemon crash", .serialized, .timeLimit(.minutes(3)))

@@ -22,7 +22,8 @@ final class DaemonFixture: Sendable {
     let directory: String
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("aasa-daemon-\(UUID().uuidString)")
+        directory =
+            FileManager.default.temporaryDirectory.appendingPathComponent("aasa-daemon-\(UUID().uuidString)")
             .path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     }
@@ -74,8 +75,10 @@ final class DaemonFixture: Sendable {
                 cdn in
                 try await withFixtureServer(certificate: .valid(for: "hooks.test"), routes: receiverRoutes()) {
                     receiver in
-                    let bundle = try [origin, cdn, receiver].map { try String(contentsOfFile: $0.caFile, encoding: .utf8) }
-                        .joined(separator: "\n")
+                    let bundle = try [origin, cdn, receiver].map {
+                        try String(contentsOfFile: $0.caFile, encoding: .utf8)
+                    }
+                    .joined(separator: "\n")
                     let path = directory + "/ca.pem"
                     try bundle.write(toFile: path, atomically: true, encoding: .utf8)
                     return try await body(origin, cdn, receiver, path)

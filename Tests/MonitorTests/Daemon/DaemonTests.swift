@@ -1,8 +1,9 @@
 import Foundation
 import HTTPEngine
 import Monitor
-import Testing
+import Synchronization
 import TestSupport
+import Testing
 
 /// The real `aasa-monitor run` against fixture servers with a 1 s interval: pace, state, propagation, reload,
 /// stop and restart, the endpoint.
@@ -45,7 +46,9 @@ struct DaemonTests {
             #expect(domains.first?["verdict"] as? String == "ready")
             #expect((domains.first?["cdn"] as? [String: Any])?["in_sync"] as? Bool == true)
 
-            let history = try await MonitorBinary.run(["history", Self.domain, "--json", "--config", fixture.configPath])
+            let history = try await MonitorBinary.run([
+                "history", Self.domain, "--json", "--config", fixture.configPath,
+            ])
             #expect(history.status == 0)
             #expect(history.output.contains("origin.first_seen"))
 
@@ -138,7 +141,8 @@ struct DaemonTests {
             try fixture.writeConfiguration(domains: [Self.domain], origin: origin, cdn: cdn, caFile: ca)
             let daemon = try fixture.startDaemon()
             try await eventually("a first check", log: daemon) { try await Self.checks(fixture).count >= 1 }
-            let line = try #require(daemon.standardError.split(separator: "\n").first { $0.contains("endpoint listening") })
+            let line = try #require(
+                daemon.standardError.split(separator: "\n").first { $0.contains("endpoint listening") })
             let address = try #require(line.split(separator: " ").first { $0.hasPrefix("address=") }?.dropFirst(8))
             try await withCurlEngine { engine in
                 func get(_ path: String) async throws -> HTTPResponse {

@@ -67,13 +67,13 @@ struct MonitorStoreTests {
             let delivery = OutboxInsert(
                 deliveryID: "d1", eventID: "e1", webhook: "ops", eventJSON: Data("{}".utf8), createdAt: R.at(0),
                 nextAttemptAt: R.at(0))
-            try await store.record(report: R.report(at: 0, origin: "sha256:a", cdn: "sha256:a")) { current in
-                #expect(current.isEmpty)
+            try await store.record(report: R.report(at: 0, origin: "sha256:a", cdn: "sha256:a")) { input in
+                #expect(input.alertStates.isEmpty)
                 return ([identity: firing], [delivery])
             }
-            try await store.record(report: R.report(at: 10, origin: "sha256:a", cdn: "sha256:a")) { current in
-                #expect(current == [identity: firing])
-                return (current, [delivery])
+            try await store.record(report: R.report(at: 10, origin: "sha256:a", cdn: "sha256:a")) { input in
+                #expect(input.alertStates == [identity: firing])
+                return (input.alertStates, [delivery])
             }
             let alerts = try await store.reader.alertStates(domain: "example.com")
             #expect(alerts == [StoredAlertState(identity: identity, stateJSON: firing)])
