@@ -1,6 +1,7 @@
 import AASA
 import Foundation
 import MonitorCore
+import TestSupport
 import Testing
 
 @Suite("Standard Webhooks signatures")
@@ -26,7 +27,7 @@ struct WebhookSignerTests {
                 body: body))
         #expect(headers["webhook-timestamp"] == "1800000000")
         #expect(headers["content-type"] == "application/json")
-        let expected = try Self.pythonSignature(
+        let expected = try StandardWebhooksVerifier.signature(
             secret: Self.secret, id: "msg_42", timestamp: "1800000000", body: body)
         #expect(headers["webhook-signature"] == expected)
     }
@@ -63,29 +64,5 @@ struct WebhookSignerTests {
         #expect(
             DeliveryIdentity.deliveryID(eventID: "a", webhookName: "bc")
                 != DeliveryIdentity.deliveryID(eventID: "ab", webhookName: "c"))
-    }
-
-    /// Signs with Python's standard library, the body passed as a file so no shell quoting is involved.
-    static func pythonSignature(secret: String, id: String, timestamp: String, body: [UInt8]) throws -> String {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("webhook-body-\(UUID()).json")
-        try Data(body).write(to: file)
-        defer { try? FileManager.default.removeItem(at: file) }
-        let script = """
-            import base64, hashlib, hmac, sys
-            key = base64.b64decode(sys.argv[1].split("_", 1)[1])
-            body = open(sys.argv[4], "rb").read()
-            mac = hmac.new(key, sys.argv[2].encode() + b"." + sys.argv[3].encode() + b"." + body, hashlib.sha256)
-            print("v1," + base64.b64encode(mac.digest()).decode(), end="")
-            """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, secret, id, timestamp, file.path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        return String(decoding: data, as: UTF8.self)
     }
 }

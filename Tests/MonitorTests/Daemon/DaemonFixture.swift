@@ -15,7 +15,9 @@ final class DaemonFixture: Sendable {
     /// What Apple's CDN serves (status, body, headers).
     let cdn = Mutex<(Int, String, [(String, String)])>((200, DaemonFixture.version1, DaemonFixture.appleHeaders))
     /// What the webhook receiver answers, in order; the last one repeats.
-    let receiverAnswers = Mutex<[Int]>([200])
+    let receiverAnswers = Mutex<[FixtureResponse]>([.text(#"{"ok":true}"#)])
+    /// The standard webhook's secret.
+    static let secret = "whsec_" + Data((0..<32).map { UInt8($0) }).base64EncodedString()
 
     static let appleHeaders = [("Content-Type", "application/json"), ("Cache-Control", "max-age=2"), ("Age", "1")]
 
@@ -55,14 +57,29 @@ final class DaemonFixture: Sendable {
     }
 
     func receiverRoutes() -> [FixtureRoute] {
-        [
-            FixtureRoute("/hook") { _ in
-                let status = self.receiverAnswers.withLock { answers in
-                    answers.count > 1 ? answers.removeFirst() : (answers.first ?? 200)
-                }
-                return .text(#"{"ok":true}"#, status: status, headers: [("Content-Type", "application/json")])
+        let answer: @Sendable (RecordedRequest) -> FixtureResponse = { _ in
+            self.receiverAnswers.withLock { answers in
+                answers.count > 1 ? answers.removeFirst() : (answers.first ?? .text("ok"))
             }
-        ]
+        }
+        return ["/standard", "/slack", "/discord", "/teams"].map { FixtureRoute($0, respond: answer) }
+    }
+
+    /// The `webhooks` section sending every format to the fixture receiver.
+    func webhooksSection(receiver: FixtureServer, caFile: String, formats: [String] = ["standard"]) -> String {
+        var text = "webhooks:\n"
+        for format in formats {
+            text += """
+                  - name: \(format)-hook
+                    url: https://localhost:\(receiver.port)/\(format)
+                    format: \(format)
+                    ca_file: \(caFile)
+                    timeout: 2s
+
+                """
+            if format == "standard" { text += "    secret: \(Self.secret)\n" }
+        }
+        return text
     }
 
     /// Runs `body` with origin, CDN and receiver up; always shuts them down.
@@ -73,7 +90,7 @@ final class DaemonFixture: Sendable {
         try await withFixtureServer(certificate: .valid(for: "*.origin.test"), routes: originRoutes()) { origin in
             try await withFixtureServer(certificate: .valid(for: "cdn.test"), routes: cdnRoutes(domains: domains)) {
                 cdn in
-                try await withFixtureServer(certificate: .valid(for: "hooks.test"), routes: receiverRoutes()) {
+                try await withFixtureServer(certificate: .valid(for: "localhost"), routes: receiverRoutes()) {
                     receiver in
                     let bundle = try [origin, cdn, receiver].map {
                         try String(contentsOfFile: $0.caFile, encoding: .utf8)
