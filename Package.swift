@@ -137,7 +137,8 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "AASATests", dependencies: ["AASA"], swiftSettings: strict),
-        .testTarget(name: "MonitorCoreTests", dependencies: ["MonitorCore", "AASA", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "MonitorCoreTests", dependencies: ["MonitorCore", "AASA", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "MonitorTests",
             dependencies: [

@@ -31,15 +31,21 @@ struct StateOptions: ParsableArguments {
     var stateDirectory: String?
 
     /// Opens the daemon's database read-only: from `--state-dir` alone, or from the configuration's `state_dir`.
-    func openReader(configuration options: ConfigurationOptions, environment: [String: String]) throws -> StoreReader {
-        var configured: String?
+    /// Returns the configuration too when one was read.
+    func openReader(
+        configuration options: ConfigurationOptions, environment: [String: String]
+    ) throws -> (
+        StoreReader, MonitorConfiguration?
+    ) {
+        var loaded: MonitorConfiguration?
         if stateDirectory == nil || options.path != nil {
-            configured = try options.load(environment: environment).stateDirectory
+            loaded = try options.load(environment: environment)
         }
+        let configured = loaded?.stateDirectory
         let directory = StateDirectory.locate(
             configured: configured, override: stateDirectory, environment: environment, isRoot: geteuid() == 0)
         do {
-            return try StoreReader.openReadOnly(directory: directory.path)
+            return (try StoreReader.openReadOnly(directory: directory.path), loaded)
         } catch {
             throw CommandFailure(message: "error: \(error)", exitCode: 1)
         }

@@ -31,7 +31,9 @@ struct StatusCommand: AsyncParsableCommand {
             }
             names = normalized
         }
-        let reader = try state.openReader(configuration: configuration, environment: environment)
+        let (reader, loaded) = try state.openReader(configuration: configuration, environment: environment)
+        // Without names, the configured domains: a domain removed from the configuration leaves the report.
+        if names == nil, let loaded { names = loaded.domains.map(\.name) }
         let snapshot: StatusSnapshot
         do {
             snapshot = try await StatusReader(store: reader).snapshot(now: Date(), domains: names)
@@ -71,7 +73,7 @@ struct HistoryCommand: AsyncParsableCommand {
         let name: String
         do { name = try DomainName.normalize(domain) } catch { throw CommandFailure.usage(error.description) }
         guard limit > 0 else { throw CommandFailure.usage("--limit must be positive") }
-        let reader = try state.openReader(configuration: configuration, environment: environment)
+        let (reader, _) = try state.openReader(configuration: configuration, environment: environment)
         let report: HistoryReport
         do {
             report = try await StatusReader(store: reader).history(domain: name, limit: limit)

@@ -24,7 +24,8 @@ public enum StandardWebhooksVerifier {
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw FixtureTimeoutError(waitingFor: "python3 to sign (exit \(process.terminationStatus))", activity: .init())
+            throw FixtureTimeoutError(
+                waitingFor: "python3 to sign (exit \(process.terminationStatus))", activity: .init())
         }
         return String(decoding: data, as: UTF8.self)
     }

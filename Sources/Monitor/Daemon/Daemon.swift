@@ -83,6 +83,11 @@ public enum Daemon {
         }
         try? notifier.send(.stopping)
         await engine.shutdown()
+        do {
+            try store.close()
+        } catch {
+            logger.warning("the state database did not close cleanly", metadata: ["error": "\(error)"])
+        }
         logger.notice("stopped")
         return exitCode
     }

@@ -48,21 +48,41 @@ struct DeliveryService: Service {
             "webhook": "\(delivery.webhook)", "delivery_id": "\(delivery.deliveryID)",
             "attempt": "\(delivery.attempts + 1)",
         ]
+        guard let webhook = webhooks.first(where: { $0.name == delivery.webhook }) else {
+            await giveUp(delivery, at: started, reason: "webhook no longer configured", metadata: metadata)
+            return
+        }
+        let answer: WebhookSender.Answer
         do {
-            guard let webhook = webhooks.first(where: { $0.name == delivery.webhook }) else {
-                try await store.markDead(
-                    id: delivery.id, at: started, status: nil, error: "webhook no longer configured")
-                logger.warning("delivery dropped: webhook no longer configured", metadata: metadata)
-                return
-            }
             let event = try MonitorJSON.decoder().decode(MonitorEvent.self, from: delivery.eventJSON)
-            let answer = try await sender.send(event, to: webhook, deliveryID: delivery.deliveryID, now: started)
-            let now = clock()
-            let decision = policy.decide(
-                answer.outcome, attempt: delivery.attempts + 1, firstAttemptAt: delivery.firstAttemptAt ?? started,
-                now: now, retryAfter: answer.retryAfter, random: { Double.random(in: 0..<1) })
-            let status: Int? = if case .status(let code) = answer.outcome { code } else { nil }
-            let problem: String? = if case .transportFailure(let text) = answer.outcome { text } else { nil }
+            answer = try await sender.send(event, to: webhook, deliveryID: delivery.deliveryID, now: started)
+        } catch is CancellationError {
+            return  // shutting down: the row stays pending and is sent after the restart
+        } catch let error as HTTPEngineError {
+            logger.warning("delivery postponed: \(error)", metadata: metadata)
+            return
+        } catch {
+            // The stored event cannot be read or rendered, or the secret is unusable: no retry can change that.
+            await giveUp(delivery, at: started, reason: "cannot be sent: \(error)", metadata: metadata)
+            return
+        }
+        await record(answer, for: delivery, startedAt: started, policy: policy, metadata: metadata)
+    }
+
+    private func record(
+        _ answer: WebhookSender.Answer,
+        for delivery: OutboxDelivery,
+        startedAt started: Date,
+        policy: DeliveryPolicy,
+        metadata: Logger.Metadata
+    ) async {
+        let now = clock()
+        let decision = policy.decide(
+            answer.outcome, attempt: delivery.attempts + 1, firstAttemptAt: delivery.firstAttemptAt ?? started,
+            now: now, retryAfter: answer.retryAfter, random: { Double.random(in: 0..<1) })
+        let status: Int? = if case .status(let code) = answer.outcome { code } else { nil }
+        let problem: String? = if case .transportFailure(let text) = answer.outcome { text } else { nil }
+        do {
             switch decision {
             case .delivered:
                 try await store.markDelivered(id: delivery.id, at: now, status: status ?? 0)
@@ -80,11 +100,17 @@ struct DeliveryService: Service {
                 logger.error("delivery dead-lettered", metadata: metadata.merging(["reason": "\(reason)"]) { $1 })
             }
         } catch {
-            // A malformed stored event or a store failure: retry later rather than lose it.
-            logger.error("delivery could not be processed", metadata: metadata.merging(["error": "\(error)"]) { $1 })
-            try? await store.markRetry(
-                id: delivery.id, at: started, nextAttemptAt: started.addingTimeInterval(60), status: nil,
-                error: "\(error)")
+            // The answer could not be recorded: the row stays pending and is sent again (same webhook-id).
+            logger.error("delivery outcome not recorded", metadata: metadata.merging(["error": "\(error)"]) { $1 })
+        }
+    }
+
+    private func giveUp(_ delivery: OutboxDelivery, at time: Date, reason: String, metadata: Logger.Metadata) async {
+        do {
+            try await store.markDead(id: delivery.id, at: time, status: nil, error: reason)
+            logger.error("delivery dead-lettered", metadata: metadata.merging(["reason": "\(reason)"]) { $1 })
+        } catch {
+            logger.error("delivery outcome not recorded", metadata: metadata.merging(["error": "\(error)"]) { $1 })
         }
     }
 }

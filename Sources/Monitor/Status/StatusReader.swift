@@ -3,7 +3,7 @@ import MonitorCore
 
 /// Builds `status` and `history` from the state database; works whether the daemon runs or not.
 public struct StatusReader: Sendable {
-    /// The daemon beats every 15 s; three missed beats mean it is not running (a busy check can delay one beat).
+    /// The daemon beats every 5 s; nine missed beats mean it is not running (a busy check can delay one beat).
     public static let heartbeatBound: TimeInterval = 45
 
     public var store: StoreReader
@@ -22,7 +22,8 @@ public struct StatusReader: Sendable {
         return StatusSnapshot(
             daemon: daemonStatus(try await store.heartbeat(), now: now),
             domains: states.map { domainStatus($0, alerts: alerts[$0.domain] ?? []) },
-            outbox: try await store.outboxCounts())
+            outbox: OutboxStatus(counts: try await store.outboxCounts(), nextAttempt: try await store.nextAttemptTime())
+        )
     }
 
     /// The newest `limit` timeline events of `domain`, oldest first.

@@ -5,7 +5,7 @@ import MonitorCore
 public struct StatusSnapshot: Sendable, Hashable, Encodable {
     public var daemon: DaemonStatus
     public var domains: [DomainStatus]
-    public var outbox: OutboxCounts
+    public var outbox: OutboxStatus
 }
 
 /// The daemon's liveness from its heartbeat.
@@ -95,4 +95,25 @@ public struct AlertStatus: Sendable, Hashable, Encodable {
     public var subject: String
     @NullWhenAbsent public var state: String?
     @RFC3339Time public var since: Date?
+}
+
+/// The webhook outbox as `status` shows it: deliveries waiting, retrying, given up, and the next attempt.
+public struct OutboxStatus: Sendable, Hashable, Encodable {
+    public var pending: Int
+    public var retrying: Int
+    public var dead: Int
+    /// When the next pending or retrying delivery is due; `null` when nothing waits.
+    @RFC3339Time public var nextAttempt: Date?
+
+    public init(counts: OutboxCounts, nextAttempt: Date?) {
+        pending = counts.pending
+        retrying = counts.retrying
+        dead = counts.dead
+        self.nextAttempt = nextAttempt
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case pending, retrying, dead
+        case nextAttempt = "next_attempt"
+    }
 }

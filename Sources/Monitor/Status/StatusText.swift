@@ -11,7 +11,9 @@ public enum StatusText {
             lines.append(contentsOf: domainLines(domain))
         }
         let outbox = snapshot.outbox
-        lines.append("outbox: \(outbox.pending) pending, \(outbox.retrying) retrying, \(outbox.dead) dead")
+        var line = "outbox: \(outbox.pending) pending, \(outbox.retrying) retrying, \(outbox.dead) dead"
+        if let next = outbox.nextAttempt { line += ", next attempt \(next.rfc3339)" }
+        lines.append(line)
         return lines.joined(separator: "\n")
     }
 

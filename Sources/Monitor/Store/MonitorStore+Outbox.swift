@@ -28,9 +28,7 @@ extension MonitorStore {
 
     /// When the earliest pending delivery is due, so the delivery loop can sleep until then.
     public func nextAttemptTime() async throws -> Date? {
-        try await writer.read { db in
-            try Date.fetchOne(db, sql: "SELECT min(next_attempt_at) FROM outbox WHERE state = 'pending'")
-        }
+        try await reader.nextAttemptTime()
     }
 
     /// The receiver accepted the delivery.

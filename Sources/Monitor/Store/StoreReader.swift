@@ -114,6 +114,13 @@ public final class StoreReader: Sendable {
     }
 
     /// Outbox rows by delivery state.
+    /// When the next waiting delivery is due, or `nil` when none waits.
+    public func nextAttemptTime() async throws -> Date? {
+        try await database.read { db in
+            try Date.fetchOne(db, sql: "SELECT min(next_attempt_at) FROM outbox WHERE state = 'pending'")
+        }
+    }
+
     public func outboxCounts() async throws -> OutboxCounts {
         try await database.read { db in
             let row = try Row.fetchOne(

@@ -24,7 +24,11 @@ public struct AlertCheck: Sendable, Hashable {
     public init(report: DomainReport) {
         var sources: Set<FindingSource> = [.wellKnown]
         if report.origin.root != nil { sources.insert(.root) }
-        if report.cdn != nil { sources.insert(.cdn) }
+        // An unreachable CDN (network, TLS, 5xx) says nothing about Apple's copy: its alerts neither advance nor
+        // resolve, except `cdn.unreachable` itself, which is failing.
+        if report.cdn != nil, !report.findings.contains(where: { $0.code == "cdn.unreachable" }) {
+            sources.insert(.cdn)
+        }
         self.init(
             domain: report.domain, findings: report.findings, observedSources: sources, verdict: report.verdict)
     }

@@ -74,9 +74,10 @@ extension ConfigurationBuilder {
                 at: valueNode, path: path.key(key))
             return nil
         }
-        guard text.hasPrefix("whsec_"), let key = Data(base64Encoded: String(text.dropFirst(6))), !key.isEmpty else {
+        guard text.hasPrefix("whsec_"), let key = Data(base64Encoded: String(text.dropFirst(6))), key.count >= 16 else {
             reader.report(
-                "expected whsec_ followed by base64 key bytes, e.g. from `openssl rand -base64 32` (value not shown)",
+                "expected whsec_ followed by at least 16 base64 key bytes, e.g. from `openssl rand -base64 32` "
+                    + "(value not shown)",
                 at: valueNode, path: path.key(key))
             return nil
         }

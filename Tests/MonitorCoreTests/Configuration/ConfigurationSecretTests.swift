@@ -59,8 +59,9 @@ struct ConfigurationSecretTests {
     @Test(
         "secrets must be whsec_ and base64, and only standard webhooks take one",
         arguments: [
-            ("secret: not-a-secret-value", "expected whsec_ followed by base64"),
-            ("secret: whsec_%%%not-base64%%%", "expected whsec_ followed by base64"),
+            ("secret: not-a-secret-value", "expected whsec_ followed by at least 16 base64"),
+            ("secret: whsec_c2hvcnQ=", "expected whsec_ followed by at least 16 base64"),
+            ("secret: whsec_%%%not-base64%%%", "expected whsec_ followed by at least 16 base64"),
             ("secret: whsec_c2VjcmV0LWtleS1ieXRlcw==\n    format: slack", "only standard webhooks are signed"),
         ])
     func badSecrets(line: String, message: String) throws {

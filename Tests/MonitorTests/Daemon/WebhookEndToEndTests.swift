@@ -1,8 +1,8 @@
 import Foundation
 import Monitor
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// The real daemon alerting a fixture webhook receiver: one firing and one resolved per problem, retries that
 /// keep their id, dead letter on 400, redelivery after kill -9, signatures checked by Python.
@@ -12,7 +12,9 @@ struct WebhookEndToEndTests {
     static let alerts = "alerts: { failure_threshold: 1, success_threshold: 1, repeat_after: 0 }\n"
 
     /// The standard deliveries received so far: (webhook-id, parsed body, request).
-    static func standardDeliveries(_ receiver: FixtureServer) -> [(id: String, body: [String: Any], request: RecordedRequest)] {
+    static func standardDeliveries(
+        _ receiver: FixtureServer
+    ) -> [(id: String, body: [String: Any], request: RecordedRequest)] {
         receiver.requests.filter { $0.uri == "/standard" }.compactMap { request in
             guard let id = request.headerValues("webhook-id").first,
                 let body = try? JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any]
@@ -21,7 +23,9 @@ struct WebhookEndToEndTests {
         }
     }
 
-    static func deliveries(_ receiver: FixtureServer, type: String, code: String) -> [(id: String, body: [String: Any], request: RecordedRequest)] {
+    static func deliveries(
+        _ receiver: FixtureServer, type: String, code: String
+    ) -> [(id: String, body: [String: Any], request: RecordedRequest)] {
         standardDeliveries(receiver).filter { $0.body["type"] as? String == type && $0.body["code"] as? String == code }
     }
 
@@ -32,7 +36,8 @@ struct WebhookEndToEndTests {
             try fixture.writeConfiguration(
                 domains: [Self.domain], origin: origin, cdn: cdn, caFile: ca,
                 extra: Self.alerts
-                    + fixture.webhooksSection(receiver: receiver, caFile: ca, formats: ["standard", "slack", "discord", "teams"]))
+                    + fixture.webhooksSection(
+                        receiver: receiver, caFile: ca, formats: ["standard", "slack", "discord", "teams"]))
             let daemon = try fixture.startDaemon()
             try await eventually("a first ready check", log: daemon) {
                 try await DaemonTests.checks(fixture).last?.verdict == "ready"
@@ -50,7 +55,9 @@ struct WebhookEndToEndTests {
             }
             // Let a few more checks pass: nothing more may arrive for this problem.
             let checks = try await DaemonTests.checks(fixture).count
-            try await eventually("two more checks", log: daemon) { try await DaemonTests.checks(fixture).count >= checks + 2 }
+            try await eventually("two more checks", log: daemon) {
+                try await DaemonTests.checks(fixture).count >= checks + 2
+            }
             daemon.send(SIGTERM)
             #expect(try await daemon.waitForExit() == 0)
 
@@ -68,17 +75,22 @@ struct WebhookEndToEndTests {
                 let bodies = receiver.requests.filter { $0.uri == "/\(format)" }
                 #expect(!bodies.isEmpty, "no \(format) message")
                 for request in bodies {
-                    #expect((try? JSONSerialization.jsonObject(with: Data(request.body))) != nil, "\(format) body is not JSON")
+                    #expect(
+                        (try? JSONSerialization.jsonObject(with: Data(request.body))) != nil,
+                        "\(format) body is not JSON")
                 }
             }
-            print("alert latency: origin broke → receiver got alert.firing in \(String(format: "%.2f", latency)) s (interval 1 s)")
+            print(
+                "alert latency: origin broke → receiver got alert.firing in \(String(format: "%.2f", latency)) s (interval 1 s)"
+            )
         }
     }
 
     @Test("a receiver answering 503 for a while still gets every event, once per id, with valid signatures")
     func retriesKeepTheirID() async throws {
         let fixture = try DaemonFixture()
-        let unavailable = FixtureResponse(status: 503, headers: [("Retry-After", "1")], body: .bytes(Array("busy".utf8)))
+        let unavailable = FixtureResponse(
+            status: 503, headers: [("Retry-After", "1")], body: .bytes(Array("busy".utf8)))
         fixture.receiverAnswers.withLock { $0 = [unavailable, unavailable, unavailable, .text("ok")] }
         try await fixture.withServers(domains: [Self.domain]) { origin, cdn, receiver, ca in
             fixture.origin.withLock { $0 = (404, "") }
@@ -127,7 +139,9 @@ struct WebhookEndToEndTests {
                 return counts.dead >= 1 && counts.pending == 0 && counts.retrying == 0
             }
             let checks = try await DaemonTests.checks(fixture).count
-            try await eventually("two more checks", log: daemon) { try await DaemonTests.checks(fixture).count >= checks + 2 }
+            try await eventually("two more checks", log: daemon) {
+                try await DaemonTests.checks(fixture).count >= checks + 2
+            }
             let deliveries = Self.standardDeliveries(receiver)
             #expect(Dictionary(grouping: deliveries, by: \.id).values.allSatisfy { $0.count == 1 })
             let status = try await DaemonTests.statusJSON(fixture)
@@ -158,9 +172,10 @@ struct WebhookEndToEndTests {
             }
             restarted.send(SIGTERM)
             #expect(try await restarted.waitForExit() == 0)
-            #expect(Self.standardDeliveries(receiver).filter { $0.id == first.id }.allSatisfy {
-                $0.body["event_id"] as? String == first.body["event_id"] as? String
-            })
+            #expect(
+                Self.standardDeliveries(receiver).filter { $0.id == first.id }.allSatisfy {
+                    $0.body["event_id"] as? String == first.body["event_id"] as? String
+                })
         }
     }
 }
