@@ -59,7 +59,7 @@ for size in sizes {
         seconds.append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
         readyCount = completion.output.components(separatedBy: "\"verdict\":\"ready\"").count - 1
         if completion.status != 0 {
-            print("exit \(completion.status): \(completion.error.prefix(500))")
+            print("exit \(completion.status): \(notReady(completion.output))")
         }
     }
     seconds.sort()
@@ -70,3 +70,20 @@ for size in sizes {
             Double(size) / median, readyCount))
 }
 await server.shutdown()
+
+/// The verdicts and codes of the domains that are not ready, counted, from `check --json` output.
+func notReady(_ output: String) -> String {
+    guard let object = try? JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any],
+        let domains = object["domains"] as? [[String: Any]]
+    else { return "unreadable output" }
+    var counts: [String: Int] = [:]
+    for domain in domains where domain["verdict"] as? String != "ready" {
+        let codes = (domain["findings"] as? [[String: Any]] ?? []).compactMap { finding -> String? in
+            guard let code = finding["code"] as? String else { return nil }
+            let detail = (finding["detail"] as? [String: Any])?["error_message"] as? String ?? ""
+            return detail.isEmpty ? code : "\(code) (\(detail))"
+        }
+        counts["\(domain["verdict"] ?? "?"): \(codes.joined(separator: ", "))", default: 0] += 1
+    }
+    return counts.map { "\($0.value)× \($0.key)" }.sorted().joined(separator: "; ")
+}

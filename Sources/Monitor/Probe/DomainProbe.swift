@@ -56,8 +56,16 @@ public struct DomainProbe: Sendable {
     ///
     /// Plain user agent (the CDN answers a bare client as it answers a device) and no chain read, so the CDN
     /// requests of every domain share one connection to the CDN.
+    ///
+    /// A failure of the shared connection itself (an HTTP/2 framing error or a reset when many domains'
+    /// requests share it; seen with 1000 domains at once) is tried once more on a fresh stream: it says nothing about
+    /// the domain, and reporting `cdn.unreachable` for it would blank the domain's verdict for a whole interval.
     public func observeCDN(domain: String) async -> FetchObservation {
-        await fetch(settings.request(url: settings.cdnURL(for: domain), userAgent: settings.plainUserAgent))
+        let request = settings.request(url: settings.cdnURL(for: domain), userAgent: settings.plainUserAgent)
+        let first = await fetch(request)
+        guard let failure = first.failure, failure.kind == "other" || failure.kind == "connect", !Task.isCancelled
+        else { return first }
+        return await fetch(request)
     }
 
     /// Performs `request` and turns whatever happens into an observation.
