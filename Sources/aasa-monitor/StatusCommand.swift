@@ -43,7 +43,7 @@ struct StatusCommand: AsyncParsableCommand {
         if json {
             try JSONOutput.print(snapshot)
         } else {
-            print(StatusText.render(snapshot), terminator: "")
+            print(StatusText.render(snapshot))
         }
     }
 }
@@ -83,7 +83,7 @@ struct HistoryCommand: AsyncParsableCommand {
         if json {
             try JSONOutput.print(report)
         } else {
-            print(HistoryText.render(report), terminator: "")
+            print(HistoryText.render(report))
         }
     }
 }

@@ -17,9 +17,16 @@ actor DaemonRuntime {
         self.configuration = configuration
         self.states = Dictionary(states.map { ($0.domain, $0) }, uniquingKeysWith: { a, _ in a })
         self.lastTick = now
+        plan.startupWindow = Self.startupWindow(domains: configuration.domains.count)
         plan.setDomains(
             Self.schedule(configuration), lastChecks: self.states.mapValues(\.lastCheck), now: now,
             random: { Double.random(in: 0..<1) })
+    }
+
+    /// New domains are spread over 2 s plus 50 ms per domain, at most a minute: a few domains are checked at once
+    /// (a person starting the daemon sees results), a thousand do not all start in the same second.
+    static func startupWindow(domains: Int) -> TimeInterval {
+        min(60, 2 + 0.05 * Double(domains))
     }
 
     private static func schedule(_ configuration: MonitorConfiguration) -> [(domain: String, interval: TimeInterval)] {
@@ -29,6 +36,7 @@ actor DaemonRuntime {
     /// Puts a new configuration in force; checks in flight finish with the one they started with.
     func reload(_ configuration: MonitorConfiguration, now: Date) {
         self.configuration = configuration
+        plan.startupWindow = Self.startupWindow(domains: configuration.domains.count)
         plan.setDomains(
             Self.schedule(configuration), lastChecks: states.mapValues(\.lastCheck), now: now,
             random: { Double.random(in: 0..<1) })
