@@ -45,6 +45,11 @@ struct StatusCommand: AsyncParsableCommand {
         } else {
             print(StatusText.render(snapshot))
         }
+        // check-codes.md: exit 1 when there is no state yet (nothing checked, or none of the named domains).
+        if snapshot.domains.isEmpty {
+            throw CommandFailure(
+                message: "no state yet for \(names?.joined(separator: ", ") ?? "any domain")", exitCode: 1)
+        }
     }
 }
 
@@ -84,6 +89,9 @@ struct HistoryCommand: AsyncParsableCommand {
             try JSONOutput.print(report)
         } else {
             print(HistoryText.render(report))
+        }
+        if report.events.isEmpty {
+            throw CommandFailure(message: "no history for \(name) yet", exitCode: 1)
         }
     }
 }

@@ -27,6 +27,8 @@ public enum Daemon {
     /// error, 2 invalid configuration at start.
     public static func run(_ options: Options, logger: Logger) async -> Int32 {
         signal(SIGPIPE, SIG_IGN)
+        // A reload requested before the reload service traps SIGHUP must not kill the daemon (the default action).
+        signal(SIGHUP, SIG_IGN)
         let configuration: MonitorConfiguration
         do {
             configuration = try ConfigurationFile.load(path: options.configPath, environment: options.environment)

@@ -49,11 +49,14 @@ struct DaemonServices {
         // The group's own logger stays at notice: at debug it prints every service's properties.
         var groupLogger = Logger(label: "lifecycle")
         groupLogger.logLevel = max(.notice, logger.logLevel)
-        let group = ServiceGroup(
-            configuration: ServiceGroupConfiguration(
-                services: services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) },
-                gracefulShutdownSignals: [.sigterm, .sigint],
-                logger: groupLogger))
+        var configuration = ServiceGroupConfiguration(
+            services: services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) },
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: groupLogger)
+        // Checks in flight get this long to finish (under systemd's TimeoutStopSec=30s); then they are cancelled,
+        // which leaves the database consistent: each check is one transaction.
+        configuration.maximumGracefulShutdownDuration = .seconds(25)
+        let group = ServiceGroup(configuration: configuration)
         try await group.run()
     }
 

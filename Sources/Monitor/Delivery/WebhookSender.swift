@@ -50,6 +50,9 @@ struct WebhookSender: Sendable {
             return Answer(
                 outcome: .status(response.status), retryAfter: response.headers.first("Retry-After"),
                 bodyExcerpt: String(decoding: response.body.prefix(500), as: UTF8.self))
+        } catch let failure as HTTPFailure where failure.kind == .tooLarge && failure.status != nil {
+            // The receiver answered, at length: its status is the answer; only the excess body is dropped.
+            return Answer(outcome: .status(failure.status ?? 0), bodyExcerpt: "")
         } catch let failure as HTTPFailure {
             return Answer(outcome: .transportFailure("\(failure.identifier): \(failure.curlMessage)"), bodyExcerpt: "")
         }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+internal import GRDBSQLite
 import MonitorCore
 
 /// The daemon's state database: one SQLite file in WAL mode under the state directory.
@@ -44,6 +45,10 @@ public final class MonitorStore: Sendable {
         configuration.prepareDatabase { db in
             // FULL: a commit is on disk before it returns — the outbox promises at-least-once delivery.
             try db.execute(sql: "PRAGMA synchronous = FULL")
+            // Keep -wal and -shm when the daemon stops: operators in the group may read but not create files in
+            // the state directory, and SQLite cannot open a WAL database read-only without them.
+            var persist: Int32 = 1
+            _ = sqlite3_file_control(db.sqliteConnection, nil, SQLITE_FCNTL_PERSIST_WAL, &persist)
         }
         return configuration
     }

@@ -31,6 +31,30 @@ public struct AlertCheck: Sendable, Hashable {
         }
         self.init(
             domain: report.domain, findings: report.findings, observedSources: sources, verdict: report.verdict)
+        // Problems of a file's content can only pass on a copy that was read.
+        var documents: Set<FindingSource> = []
+        if report.origin.wellKnown.canonicalHash != nil { documents.insert(.wellKnown) }
+        if report.origin.root?.canonicalHash != nil { documents.insert(.root) }
+        if report.cdn?.canonicalHash != nil { documents.insert(.cdn) }
+        documentSources = documents
+    }
+
+    /// The sources whose document was read in this check; `nil` when the caller did not say (then every observed
+    /// source counts as read).
+    public var documentSources: Set<FindingSource>?
+
+    /// Whether this check can say that the problem `identity` is gone: its source was observed and, for a problem
+    /// of the file's content (`aasa.*`, `expect.*`, a BOM or content type), that copy was read. An origin that
+    /// times out does not resolve an `expect.url` alert.
+    public func observes(_ identity: FindingIdentity) -> Bool {
+        guard observedSources.contains(identity.source) else { return false }
+        guard let documentSources, Self.isContentCode(identity.code) else { return true }
+        return documentSources.contains(identity.source)
+    }
+
+    static func isContentCode(_ code: String) -> Bool {
+        code.hasPrefix("aasa.") || code.hasPrefix("expect.") || code == "origin.bom" || code == "origin.content_type"
+            || code == "origin.signed"
     }
 }
 
@@ -69,7 +93,7 @@ public enum AlertStateMachine {
             let step: Step
             if let finding = failing[identity] {
                 step = fail(current, finding: finding, policy: policy, now: now)
-            } else if check.observedSources.contains(identity.source) {
+            } else if check.observes(identity) {
                 step = pass(current, policy: policy, now: now)
             } else {
                 continue

@@ -18,7 +18,7 @@ enum ExpectationEvaluation {
                     message: "\(app.appID) is not listed in \(app.service) on the \(copy == "cdn" ? "CDN" : "origin") "
                         + "copy: add it to the file",
                     detail: ["service": .string(app.service), "app": .string(app.appID), "copy": .string(copy)],
-                    subject: app.appID))
+                    subject: app.service == "applinks" ? app.appID : "\(app.service):\(app.appID)"))
         }
         guard !expectations.urls.isEmpty else { return findings }
         let matcher = URLMatcher(document: document)

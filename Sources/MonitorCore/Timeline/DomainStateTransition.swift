@@ -50,11 +50,10 @@ public enum DomainStateTransition {
         return (state, events)
     }
 
-    /// Whether the CDN gave an answer about this domain: not when it was not asked, could not be reached, or
-    /// failed with a 5xx (`cdn.unreachable` "says nothing about the domain", check-codes.md).
+    /// Whether the CDN gave an answer about this domain: only a 200 (a copy) or a 404 (no copy). Anything else —
+    /// not asked, unreachable, a 5xx, a 429 — is `cdn.unreachable`, which "says nothing about the domain".
     private static func cdnSpokeForDomain(_ cdn: CDNFacts?) -> Bool {
-        guard let status = cdn?.status else { return false }
-        return status < 500
+        cdn?.status == 200 || cdn?.status == 404
     }
 
     /// Notes a new origin meaning: first sight, or a change that starts (or restarts) the propagation clock.

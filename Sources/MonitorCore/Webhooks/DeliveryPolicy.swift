@@ -70,7 +70,8 @@ public struct DeliveryPolicy: Sendable, Hashable, Codable {
             problem = "no answer (\(text))"
         }
         let delay =
-            retryAfter.flatMap { Self.retryAfterSeconds($0, now: now) }.map { min($0, maxRetryAfter) }
+            // Never sooner than one second: `Retry-After: 0` or a past date would otherwise retry in a hot loop.
+            retryAfter.flatMap { Self.retryAfterSeconds($0, now: now) }.map { min(max($0, 1), maxRetryAfter) }
             ?? backoff(attempt: attempt, random: random)
         let next = now.addingTimeInterval(delay)
         guard next.timeIntervalSince(firstAttemptAt) <= giveUpAfter else {

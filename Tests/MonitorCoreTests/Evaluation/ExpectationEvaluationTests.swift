@@ -39,7 +39,7 @@ struct ExpectationEvaluationTests {
         #expect(report.verdict == .expectationFailed)
         let missing = report.findings.filter { $0.code == "expect.app_missing" }
         #expect(missing.count == 4)  // two apps, each on both copies
-        #expect(Set(missing.map(\.subject)) == ["ZZZZZ99999.com.example.other", F.app])
+        #expect(Set(missing.map(\.subject)) == ["ZZZZZ99999.com.example.other", "appclips:\(F.app)"])
         let urls = report.findings.filter { $0.code == "expect.url" }
         #expect(Set(urls.map(\.subject)) == ["https://shop.test/help", "https://shop.test/about"])
         #expect(Set(urls.map(\.source)) == [.wellKnown, .cdn])

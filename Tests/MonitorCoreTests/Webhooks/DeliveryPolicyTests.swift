@@ -53,10 +53,10 @@ struct DeliveryPolicyTests {
     }
 
     @Test(
-        "Retry-After is honoured as seconds or HTTP-date, capped at 6 hours",
+        "Retry-After is honoured as seconds or HTTP-date, at least 1 second (no hot loop), capped at 6 hours",
         arguments: [
             ("120", 120.0), ("  30 ", 30), ("Fri, 15 Jan 2027 08:02:00 GMT", 120), ("999999", 21_600),
-            ("Sun, 06 Nov 1994 08:49:37 GMT", 0), ("soon", 5),
+            ("Sun, 06 Nov 1994 08:49:37 GMT", 1), ("0", 1), ("soon", 5),
         ])
     func retryAfter(header: String, delay: Double) {
         #expect(Self.retryDelay(Self.decide(.status(429), retryAfter: header)) == delay)

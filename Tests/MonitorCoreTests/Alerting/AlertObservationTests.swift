@@ -1,0 +1,48 @@
+import Foundation
+import MonitorCore
+import Testing
+
+/// A check that could not see a problem's source says nothing about it: its alert neither resolves nor advances.
+@Suite("Alerts and what a check observed")
+struct AlertObservationTests {
+    typealias F = ObservationFixtures
+
+    static func advance(
+        _ states: [FindingIdentity: AlertState], _ report: DomainReport
+    ) -> AlertTransition {
+        var counter = 0
+        return AlertStateMachine.advance(
+            states: states, check: AlertCheck(report: report), policy: AlertPolicy(failureThreshold: 1),
+            now: report.checkedAt,
+            makeID: {
+                counter += 1
+                return "evt_\(counter)"
+            })
+    }
+
+    @Test("an origin that times out does not resolve an expect.url alert on the origin copy")
+    func originTimeoutKeepsExpectation() {
+        let expectations = Expectations(urls: [
+            ExpectedURL(url: "https://shop.test/help", appID: F.app, decision: .match)
+        ])
+        let broken = F.evaluate(F.observation(), expectations: expectations)
+        let fired = Self.advance([:], broken)
+        #expect(fired.events.filter { $0.code == "expect.url" }.count == 2)  // origin copy and CDN copy
+        let timedOut = F.evaluate(F.observation(wellKnown: F.failure("timeout")), expectations: expectations)
+        let after = Self.advance(fired.states, timedOut)
+        #expect(!after.events.contains { $0.type == .alertResolved && $0.code == "expect.url" })
+        #expect(after.states.keys.contains { $0.code == "expect.url" && $0.source == .wellKnown })
+    }
+
+    @Test("a CDN that answers 503 does not resolve cdn.missing; a CDN serving the copy does")
+    func unreachableCDNKeepsMissing() {
+        let missing = F.evaluate(F.observation(cdn: F.status(404)))
+        let fired = Self.advance([:], missing)
+        #expect(fired.events.map(\.code).contains("cdn.missing"))
+        let unreachable = F.evaluate(F.observation(cdn: F.status(503)))
+        let during = Self.advance(fired.states, unreachable)
+        #expect(!during.events.contains { $0.type == .alertResolved && $0.code == "cdn.missing" })
+        let back = Self.advance(during.states, F.evaluate(F.observation()))
+        #expect(back.events.contains { $0.type == .alertResolved && $0.code == "cdn.missing" })
+    }
+}
