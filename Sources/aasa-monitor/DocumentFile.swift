@@ -1,5 +1,6 @@
 import AASA
 import Foundation
+import Monitor
 import MonitorCore
 
 #if canImport(Glibc)
@@ -17,24 +18,14 @@ enum DocumentFile {
     /// Read with `open`/`read` rather than `Data(contentsOf:)`, which loads any size and reports pipes
     /// (`lint <(curl …)`, `/dev/stdin`) and directories with misleading messages.
     static func read(_ path: String) throws(CommandFailure) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .usage("cannot read \(path): \(String(cString: strerror(errno)))") }
-        defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw .usage("cannot read \(path): \(String(cString: strerror(errno)))")
-            }
-            if count == 0 { return bytes }
-            bytes.append(contentsOf: chunk[0..<count])
-            if bytes.count > maximumFileSize {
-                throw .usage(
-                    "\(path) is larger than \(maximumFileSize >> 20) MiB; an apple-app-site-association file must "
-                        + "not exceed \(AASAParser.maximumBodySize) bytes")
-            }
+        do {
+            return try ConfigurationFile.read(path, limit: maximumFileSize)
+        } catch  where error.isTooLarge {
+            throw .usage(
+                "\(path) is larger than \(maximumFileSize >> 20) MiB; an apple-app-site-association file must "
+                    + "not exceed \(AASAParser.maximumBodySize) bytes")
+        } catch {
+            throw .usage("cannot read \(path): \(error.reason)")
         }
     }
 

@@ -57,7 +57,7 @@ public enum ConfigurationFile {
             }
             if count == 0 { return bytes }
             bytes.append(contentsOf: chunk[0..<count])
-            if bytes.count > limit { throw FileReadError(reason: "larger than \(limit >> 10) KiB") }
+            if bytes.count > limit { throw FileReadError(reason: "larger than \(limit >> 10) KiB", isTooLarge: true) }
         }
     }
 }
@@ -65,9 +65,12 @@ public enum ConfigurationFile {
 /// Why a file could not be read, as `strerror` or the size cap says it.
 public struct FileReadError: Error, Sendable, Hashable, CustomStringConvertible {
     public var reason: String
+    /// True when the file was readable but longer than the limit.
+    public var isTooLarge: Bool
 
-    public init(reason: String) {
+    public init(reason: String, isTooLarge: Bool = false) {
         self.reason = reason
+        self.isTooLarge = isTooLarge
     }
 
     public var description: String { reason }
