@@ -1,4 +1,5 @@
 import ArgumentParser
+import Monitor
 
 #if canImport(Glibc)
     import Glibc
@@ -10,7 +11,7 @@ struct AASAMonitorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "aasa-monitor",
         abstract: "Watch apple-app-site-association files on your origins and on Apple's CDN.",
-        version: AASAMonitorVersion.current,
+        version: MonitorVersion.current,
         subcommands: [
             RunCommand.self, StatusCommand.self, HistoryCommand.self, CheckCommand.self, ConfigCommand.self,
             WebhookCommand.self, LintCommand.self, DiffCommand.self, MatchCommand.self,

@@ -10,13 +10,20 @@ struct CheckCommand: AsyncParsableCommand {
         commandName: "check",
         abstract: "Probe domains' origins and Apple's CDN now; the exit code gates a release.",
         discussion: """
-            Exit codes: 0 every domain ready; 1 an origin is broken; 3 origins fine but Apple's CDN does not yet \
-            serve their content (stale, missing) or could not be asked; 4 an expectation failed; 2 usage error.
+            With --config FILE, the file's domains (when none are named), their expectations and its http, tls and \
+            cdn settings apply; options given on the command line win. Exit codes: 0 every domain ready; 1 an \
+            origin is broken; 3 origins fine but Apple's CDN does not yet serve their content (stale, missing) or \
+            could not be asked; 4 an expectation failed; 2 usage or configuration error.
             """
     )
 
     @Argument(help: "Domains to check (IDNs are converted to Punycode; *.example.com is checked at example.com).")
     var domains: [String] = []
+
+    @Option(
+        name: .customLong("config"),
+        help: "A configuration file whose domains, expectations and http/tls/cdn settings to use.")
+    var configPath: String?
 
     @Option(name: .customLong("expect-app"), help: "An app ID that must be listed (SERVICE:APPID for another service).")
     var expectedApps: [String] = []
@@ -28,7 +35,7 @@ struct CheckCommand: AsyncParsableCommand {
     var unexpectedURLs: [String] = []
 
     @Option(name: .customLong("cdn-base"), help: "Base URL of Apple's CDN (the domain is appended).")
-    var cdnBase: String = ProbeSettings.defaultCDNBaseURL
+    var cdnBase: String?
 
     @Option(name: .customLong("ca-file"), help: "A PEM file of extra trust anchors, for tests and staging.")
     var caFile: String?
@@ -36,25 +43,26 @@ struct CheckCommand: AsyncParsableCommand {
     @Option(name: .customLong("connect-to"), help: "HOST:PORT:ADDR:PORT, as curl's option (also ::ADDR:PORT).")
     var connectTo: [String] = []
 
-    @Option(help: "Seconds to wait for each answer.")
-    var timeout: Double = 10
+    @Option(help: "Seconds to wait for each answer (default 10).")
+    var timeout: Double?
 
-    @Option(help: "The most domains probed at once.")
-    var concurrency: Int = 32
+    @Option(help: "The most domains probed at once (default 32).")
+    var concurrency: Int?
 
-    @Option(name: .customLong("stale-after"), help: "Seconds after which a stale CDN copy is an error.")
-    var staleAfter: Double = 86_400
+    @Option(name: .customLong("stale-after"), help: "Seconds after which a stale CDN copy is an error (default 86400).")
+    var staleAfter: Double?
 
-    @Option(name: .customLong("expiry-warning"), help: "Days before certificate expiry to warn.")
-    var expiryWarningDays: Double = 14
+    @Option(name: .customLong("expiry-warning"), help: "Days before certificate expiry to warn (default 14).")
+    var expiryWarningDays: Double?
 
     @Flag(help: "Print one JSON document instead of the report.")
     var json = false
 
     func run() async throws {
-        let settings = try probeSettings()
-        let targets = try checkTargets()
-        let evaluation = EvaluationSettings(expiryWarning: expiryWarningDays * 86_400, staleAfter: staleAfter)
+        let file = try loadConfiguration()
+        let settings = try probeSettings(file)
+        let targets = try checkTargets(file)
+        let evaluation = try evaluationSettings(file)
         signal(SIGPIPE, SIG_IGN)
         let reports = try await CheckRunner.run(targets, probe: settings, evaluation: evaluation)
         if json {
@@ -66,8 +74,17 @@ struct CheckCommand: AsyncParsableCommand {
         if code != 0 { throw CommandFailure(message: "", exitCode: code) }
     }
 
-    private func checkTargets() throws -> [CheckRunner.Target] {
-        guard !domains.isEmpty else { throw CommandFailure.usage("give at least one domain to check") }
+    /// The configuration named by `--config`, or `nil`; every problem of an invalid file is a usage error.
+    private func loadConfiguration() throws -> MonitorConfiguration? {
+        guard let configPath else { return nil }
+        do throws(ConfigurationFileError) {
+            return try ConfigurationFile.load(path: configPath, environment: ProcessInfo.processInfo.environment)
+        } catch {
+            throw CommandFailure.usage("\(error)")
+        }
+    }
+
+    private func checkTargets(_ file: MonitorConfiguration?) throws -> [CheckRunner.Target] {
         var normalized: [String] = []
         for domain in domains {
             do {
@@ -76,28 +93,48 @@ struct CheckCommand: AsyncParsableCommand {
                 throw CommandFailure.usage(error.description)
             }
         }
+        let configured = Dictionary(
+            (file?.domains ?? []).map { ($0.name, $0.expect) }, uniquingKeysWith: { first, _ in first })
+        if normalized.isEmpty { normalized = file?.domains.map(\.name) ?? [] }
+        guard !normalized.isEmpty else {
+            throw CommandFailure.usage("give at least one domain to check (or a --config with domains)")
+        }
         do {
-            let expectations = try ExpectationArguments.assign(
+            let given = try ExpectationArguments.assign(
                 apps: expectedApps, urls: expectedURLs, noURLs: unexpectedURLs, domains: normalized)
-            return normalized.map { CheckRunner.Target(domain: $0, expectations: expectations[$0] ?? Expectations()) }
+            return normalized.map { domain in
+                var expectations = configured[domain] ?? Expectations()
+                expectations.apps += given[domain]?.apps ?? []
+                expectations.urls += given[domain]?.urls ?? []
+                return CheckRunner.Target(domain: domain, expectations: expectations)
+            }
         } catch {
             throw CommandFailure.usage(error.description)
         }
     }
 
-    private func probeSettings() throws -> ProbeSettings {
+    private func evaluationSettings(_ file: MonitorConfiguration?) throws -> EvaluationSettings {
+        let stale = staleAfter ?? file.map { seconds($0.cdn.staleAfter) } ?? 86_400
+        let warning = expiryWarningDays.map { $0 * 86_400 } ?? file.map { seconds($0.tls.expiryWarning) } ?? 14 * 86_400
+        guard stale >= 0, warning >= 0 else {
+            throw CommandFailure.usage("--stale-after and --expiry-warning must not be negative")
+        }
+        return EvaluationSettings(expiryWarning: warning, staleAfter: stale)
+    }
+
+    private func probeSettings(_ file: MonitorConfiguration?) throws -> ProbeSettings {
+        let timeout = timeout ?? file.map { seconds($0.http.timeout) } ?? 10
+        let concurrency = concurrency ?? file?.http.concurrency ?? 32
+        let cdnBase = cdnBase ?? file?.cdn.baseURL ?? ProbeSettings.defaultCDNBaseURL
         guard timeout > 0, timeout <= 600 else {
             throw CommandFailure.usage("--timeout must be between 0 and 600 seconds")
         }
         guard (1...1024).contains(concurrency) else { throw CommandFailure.usage("--concurrency must be 1…1024") }
-        guard staleAfter >= 0, expiryWarningDays >= 0 else {
-            throw CommandFailure.usage("--stale-after and --expiry-warning must not be negative")
-        }
         guard cdnBase.lowercased().hasPrefix("https://") || cdnBase.lowercased().hasPrefix("http://") else {
             throw CommandFailure.usage("--cdn-base \(cdnBase): expected an http(s) URL")
         }
         var rules: [ConnectToRule] = []
-        for text in connectTo {
+        for text in connectTo + (file?.http.connectTo ?? []) {
             do {
                 rules.append(try ConnectToRule(parsing: text))
             } catch {
@@ -105,14 +142,18 @@ struct CheckCommand: AsyncParsableCommand {
             }
         }
         var trust = TrustConfiguration.system
-        if let caFile {
+        if let caFile = caFile ?? file?.http.caFile {
             guard FileManager.default.isReadableFile(atPath: caFile) else {
                 throw CommandFailure.usage("--ca-file \(caFile): cannot read the file")
             }
             trust = .systemAnd(extraCAFile: caFile)
         }
         return ProbeSettings(
-            version: AASAMonitorVersion.current, cdnBaseURL: cdnBase, timeout: .milliseconds(Int(timeout * 1000)),
+            version: MonitorVersion.current, cdnBaseURL: cdnBase, timeout: .milliseconds(Int(timeout * 1000)),
             connectTo: rules, trust: trust, concurrency: concurrency)
+    }
+
+    private func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }

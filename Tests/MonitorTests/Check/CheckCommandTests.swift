@@ -72,4 +72,28 @@ struct CheckCommandTests {
             #expect(lines.contains { $0.hasPrefix("  Apple's copy → origin") })
         }
     }
+
+    @Test("--config supplies the domains, their expectations and the http and cdn settings")
+    func fromConfiguration() async throws {
+        try await CheckScenarios.with(cdnDomains: ["ready.origin.test", "expect.origin.test"]) { scenarios in
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("check-\(UUID()).yml").path
+            defer { try? FileManager.default.removeItem(atPath: file) }
+            let rules = scenarios.connectTo.map { "\"\($0)\"" }.joined(separator: ", ")
+            try """
+            http: { timeout: 3s, ca_file: \(scenarios.caBundle), connect_to: [\(rules)] }
+            cdn: { base_url: https://cdn.test/a/v1/ }
+            domains:
+              - name: ready.origin.test
+              - name: expect.origin.test
+                expect:
+                  urls: [{ url: "https://expect.origin.test/buy/gift", app: \(CheckScenarios.app), decision: not_match }]
+            """.write(toFile: file, atomically: true, encoding: .utf8)
+            let both = try await MonitorBinary.run(["check", "--config", file, "--json"])
+            #expect(both.status == 4, "\(both.error)")
+            #expect(both.output.contains(#""domain":"ready.origin.test""#))
+            #expect(try await MonitorBinary.run(["check", "ready.origin.test", "--config", file]).status == 0)
+            try "domains: [".write(toFile: file, atomically: true, encoding: .utf8)
+            #expect(try await MonitorBinary.run(["check", "--config", file]).status == 2)
+        }
+    }
 }
