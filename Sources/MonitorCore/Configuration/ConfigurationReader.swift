@@ -10,6 +10,11 @@ struct ConfigurationReader {
 
     /// More problems than this are summarized: a file that is wrong everywhere needs one fix, not a flood.
     static let problemLimit = 200
+    /// The most list items one file may hold, counted every time a list is read. YAML aliases let a few lines
+    /// name the same list many times over (`domains: [*d, *d, …]` where each `*d` repeats a long `urls` list), so
+    /// without a budget a small file could keep the loader busy for hours.
+    static let listItemBudget = 200_000
+    private var listItemsRead = 0
 
     init(fileName: String) {
         self.fileName = fileName
@@ -61,6 +66,16 @@ struct ConfigurationReader {
         if Self.isNull(node) { return [] }
         guard case .sequence(let sequence) = node else {
             report("expected a list, found \(Self.describe(node))", at: node, path: path)
+            return nil
+        }
+        listItemsRead += sequence.count
+        guard listItemsRead <= Self.listItemBudget else {
+            if listItemsRead - sequence.count <= Self.listItemBudget {
+                report(
+                    "the file expands to more than \(Self.listItemBudget) list items (YAML aliases repeating lists?); "
+                        + "write the lists out or split the configuration",
+                    at: node, path: path)
+            }
             return nil
         }
         return Array(sequence)
