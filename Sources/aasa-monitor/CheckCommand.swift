@@ -114,8 +114,8 @@ struct CheckCommand: AsyncParsableCommand {
     }
 
     private func evaluationSettings(_ file: MonitorConfiguration?) throws -> EvaluationSettings {
-        let stale = staleAfter ?? file.map { seconds($0.cdn.staleAfter) } ?? 86_400
-        let warning = expiryWarningDays.map { $0 * 86_400 } ?? file.map { seconds($0.tls.expiryWarning) } ?? 14 * 86_400
+        let stale = staleAfter ?? file.map { $0.cdn.staleAfter.seconds } ?? 86_400
+        let warning = expiryWarningDays.map { $0 * 86_400 } ?? file.map { $0.tls.expiryWarning.seconds } ?? 14 * 86_400
         guard stale >= 0, warning >= 0 else {
             throw CommandFailure.usage("--stale-after and --expiry-warning must not be negative")
         }
@@ -123,7 +123,7 @@ struct CheckCommand: AsyncParsableCommand {
     }
 
     private func probeSettings(_ file: MonitorConfiguration?) throws -> ProbeSettings {
-        let timeout = timeout ?? file.map { seconds($0.http.timeout) } ?? 10
+        let timeout = timeout ?? file.map { $0.http.timeout.seconds } ?? 10
         let concurrency = concurrency ?? file?.http.concurrency ?? 32
         let cdnBase = cdnBase ?? file?.cdn.baseURL ?? ProbeSettings.defaultCDNBaseURL
         guard timeout > 0, timeout <= 600 else {
@@ -151,9 +151,5 @@ struct CheckCommand: AsyncParsableCommand {
         return ProbeSettings(
             version: MonitorVersion.current, cdnBaseURL: cdnBase, timeout: .milliseconds(Int(timeout * 1000)),
             connectTo: rules, trust: trust, concurrency: concurrency)
-    }
-
-    private func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }

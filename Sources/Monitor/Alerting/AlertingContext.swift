@@ -95,7 +95,7 @@ extension DaemonRuntime {
 
     /// How deliveries are retried under the configuration in force.
     var deliveryPolicy: DeliveryPolicy {
-        DeliveryPolicy(giveUpAfter: configuration.alerts.giveUpAfter.timeInterval)
+        DeliveryPolicy(giveUpAfter: configuration.alerts.giveUpAfter.seconds)
     }
 }
 
@@ -104,6 +104,6 @@ extension MonitorConfiguration {
     var alertPolicy: AlertPolicy {
         AlertPolicy(
             failureThreshold: alerts.failureThreshold, successThreshold: alerts.successThreshold,
-            repeatAfter: alerts.repeatAfter?.timeInterval ?? 0, sendResolved: alerts.sendResolved)
+            repeatAfter: alerts.repeatAfter?.seconds ?? 0, sendResolved: alerts.sendResolved)
     }
 }

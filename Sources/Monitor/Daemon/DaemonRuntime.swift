@@ -30,7 +30,7 @@ actor DaemonRuntime {
     }
 
     private static func schedule(_ configuration: MonitorConfiguration) -> [(domain: String, interval: TimeInterval)] {
-        configuration.domains.map { ($0.name, configuration.interval(for: $0).timeInterval) }
+        configuration.domains.map { ($0.name, configuration.interval(for: $0).seconds) }
     }
 
     /// Puts a new configuration in force; checks in flight finish with the one they started with.
@@ -91,7 +91,7 @@ actor DaemonRuntime {
         if now.timeIntervalSince(lastTick) > 30 {
             return .unhealthy(reason: "the scheduler loop has not run for \(Int(now.timeIntervalSince(lastTick))) s")
         }
-        let limit = configuration.http.timeout.timeInterval * 4 + 60
+        let limit = configuration.http.timeout.seconds * 4 + 60
         if let (domain, started) = inFlight.min(by: { $0.value < $1.value }), now.timeIntervalSince(started) > limit {
             return .unhealthy(reason: "the check of \(domain) has run for \(Int(now.timeIntervalSince(started))) s")
         }
@@ -117,13 +117,5 @@ actor DaemonRuntime {
         let summary = Verdict.allCases.compactMap { verdict in counts[verdict].map { "\($0) \(verdict.rawValue)" } }
         return "watching \(configuration.domains.count) domains"
             + (summary.isEmpty ? "" : ": " + summary.joined(separator: ", "))
-    }
-}
-
-extension Duration {
-    /// The duration in seconds, as `TimeInterval`.
-    var timeInterval: TimeInterval {
-        let parts = components
-        return TimeInterval(parts.seconds) + TimeInterval(parts.attoseconds) / 1e18
     }
 }

@@ -48,7 +48,7 @@ struct HousekeepingService: Service {
     }
 
     private func prune(now: Date) async {
-        let retention = await runtime.configuration.retention.timeInterval
+        let retention = await runtime.configuration.retention.seconds
         do {
             let result = try await store.prune(olderThan: now.addingTimeInterval(-retention))
             logger.info("retention applied", metadata: ["removed": "\(result)"])

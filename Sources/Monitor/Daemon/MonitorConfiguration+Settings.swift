@@ -13,7 +13,7 @@ extension MonitorConfiguration {
 
     /// The evaluation thresholds this configuration asks for.
     var evaluationSettings: EvaluationSettings {
-        EvaluationSettings(expiryWarning: tls.expiryWarning.timeInterval, staleAfter: cdn.staleAfter.timeInterval)
+        EvaluationSettings(expiryWarning: tls.expiryWarning.seconds, staleAfter: cdn.staleAfter.seconds)
     }
 }
 

@@ -13,8 +13,8 @@ public enum HistoryText {
             // Stored JSON turns whole seconds into integers, so both forms are durations here.
             if key == "delay" || key == "resolution" {
                 switch value {
-                case .double(let seconds): return "\(key)=\(DurationText.format(seconds))"
-                case .int(let seconds): return "\(key)=\(DurationText.format(Double(seconds)))"
+                case .double(let seconds): return "\(key)=\(DurationText.compact(seconds))"
+                case .int(let seconds): return "\(key)=\(DurationText.compact(Double(seconds)))"
                 default: break
                 }
             }

@@ -37,16 +37,3 @@ struct DynamicCodingKey: CodingKey {
     init(stringValue: String) { self.stringValue = stringValue }
     init?(intValue: Int) { nil }
 }
-
-/// Short human durations for the text renderers: `45s`, `12m`, `3h 5m`, `2d 4h`.
-enum DurationText {
-    static func format(_ seconds: Double) -> String {
-        let total = Int(seconds.rounded())
-        if total < 60 { return "\(total)s" }
-        if total < 3600 { return "\(total / 60)m" }
-        if total < 86400 {
-            return total % 3600 / 60 == 0 ? "\(total / 3600)h" : "\(total / 3600)h \(total % 3600 / 60)m"
-        }
-        return total % 86400 / 3600 == 0 ? "\(total / 86400)d" : "\(total / 86400)d \(total % 86400 / 3600)h"
-    }
-}

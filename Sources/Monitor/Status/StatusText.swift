@@ -21,7 +21,7 @@ public enum StatusText {
         guard let beat = daemon.heartbeat, let age = daemon.heartbeatAge else { return "daemon: never ran" }
         let pid = daemon.pid.map { "pid \($0), " } ?? ""
         let state = daemon.running ? "running" : "not running"
-        return "daemon: \(state) (\(pid)last heartbeat \(DurationText.format(max(age, 0))) ago, \(beat.rfc3339))"
+        return "daemon: \(state) (\(pid)last heartbeat \(DurationText.compact(max(age, 0))) ago, \(beat.rfc3339))"
     }
 
     static func domainLines(_ domain: DomainStatus) -> [String] {
@@ -58,7 +58,7 @@ public enum StatusText {
         case nil: parts = ["unknown"]
         }
         if let pending = cdn.propagationPendingSince { parts.append("change pending since \(pending.rfc3339)") }
-        if let delay = cdn.lastPropagationDelay { parts.append("last propagation took \(DurationText.format(delay))") }
+        if let delay = cdn.lastPropagationDelay { parts.append("last propagation took \(DurationText.compact(delay))") }
         return parts.joined(separator: ", ")
     }
 

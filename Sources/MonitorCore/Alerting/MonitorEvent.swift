@@ -109,16 +109,3 @@ extension MonitorEvent {
             detail: ["test": true])
     }
 }
-
-/// Durations for people: `45 s`, `12 min`, `1 h 30 min`, `2 d 3 h`.
-enum DurationText {
-    static func describe(_ seconds: Double) -> String {
-        let total = Int(max(0, seconds).rounded())
-        if total < 60 { return "\(total) s" }
-        let minutes = total / 60
-        if minutes < 60 { return "\(minutes) min" }
-        let hours = minutes / 60
-        if hours < 24 { return minutes % 60 == 0 ? "\(hours) h" : "\(hours) h \(minutes % 60) min" }
-        return hours % 24 == 0 ? "\(hours / 24) d" : "\(hours / 24) d \(hours % 24) h"
-    }
-}

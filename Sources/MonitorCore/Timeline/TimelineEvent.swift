@@ -41,7 +41,7 @@ public struct TimelineEvent: Sendable, Hashable, Codable {
 extension Date {
     /// RFC 3339 in UTC with whole seconds (`2026-11-21T19:12:03Z`), the time format of every JSON output.
     public var rfc3339: String {
-        formatted(Date.ISO8601FormatStyle(timeZone: .gmt))
+        RFC3339.string(self)
     }
 }
 
