@@ -11,7 +11,7 @@ struct CheckPipeline: Sendable {
         var probe: ProbeSettings
         var evaluation: EvaluationSettings
         var previous: DomainState?
-        var alerting: AlertingContext?
+        var alerting: AlertingContext
     }
 
     /// What a finished check produced.
@@ -35,7 +35,7 @@ struct CheckPipeline: Sendable {
         let report = DomainEvaluator.evaluate(
             observation, expectations: job.expectations, settings: job.evaluation, context: context,
             now: observation.finishedAt)
-        let updater = job.alerting.map { $0.updater(for: report) }
+        let updater = job.alerting.updater(for: report)
         let (state, events) = try await store.record(report: report, alertUpdate: updater)
         return Outcome(report: report, state: state, events: events)
     }

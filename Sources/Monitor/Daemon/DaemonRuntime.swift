@@ -10,6 +10,8 @@ actor DaemonRuntime {
     private var checksByVerdict: [String: [Verdict: Int]] = [:]
     /// The last time the scheduler loop went round: the basis of `/healthz` and the watchdog.
     private(set) var lastTick: Date
+    /// Set when a check was recorded since the delivery loop last looked: the check may have queued deliveries.
+    private var outboxChanged = false
     private(set) var checksCompleted = 0
     private(set) var checksFailed = 0
 
@@ -45,10 +47,11 @@ actor DaemonRuntime {
     }
 
     /// The checks to start now, at most the configured concurrency in flight, never two of one domain.
-    func takeDueJobs(now: Date, alerting: AlertingContext?) -> [CheckPipeline.Job] {
+    func takeDueJobs(now: Date) -> [CheckPipeline.Job] {
         lastTick = now
         let room = configuration.http.concurrency - inFlight.count
-        guard room > 0 else { return [] }
+        guard room > 0, let first = plan.nextWake, first <= now else { return [] }
+        let alerting = alertingContext
         let domains = Dictionary(configuration.domains.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         var jobs: [CheckPipeline.Job] = []
         for name in plan.due(at: now).prefix(room) {
@@ -67,6 +70,7 @@ actor DaemonRuntime {
     func finished(_ domain: String, outcome: CheckPipeline.Outcome?, now: Date) {
         inFlight[domain] = nil
         if let outcome {
+            outboxChanged = true
             states[domain] = outcome.state
             checksByVerdict[domain, default: [:]][outcome.report.verdict, default: 0] += 1
             checksCompleted += 1
@@ -78,6 +82,12 @@ actor DaemonRuntime {
         plan.finished(
             domain, at: now, cdnBehind: behind, cdnExpiry: state?.expectedRefresh,
             random: { Double.random(in: 0..<1) })
+    }
+
+    /// Whether a check was recorded since the last call (and clears the mark).
+    func takeOutboxChanged() -> Bool {
+        defer { outboxChanged = false }
+        return outboxChanged
     }
 
     /// When the scheduler should look again.

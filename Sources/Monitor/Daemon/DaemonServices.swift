@@ -20,7 +20,6 @@ struct DaemonServices {
         let logger = logger
         let scheduler = SchedulerService(
             runtime: runtime, pipeline: CheckPipeline(engine: engine, store: store, clock: clock),
-            alerting: { await runtime.alertingContext },
             logger: Logger(label: "scheduler"), clock: clock,
             onStart: {
                 try? notifier.send(.ready, .status(await runtime.statusLine()))

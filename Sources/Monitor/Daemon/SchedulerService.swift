@@ -13,7 +13,6 @@ import Synchronization
 struct SchedulerService: Service {
     let runtime: DaemonRuntime
     let pipeline: CheckPipeline
-    let alerting: @Sendable () async -> AlertingContext?
     let logger: Logger
     let clock: @Sendable () -> Date
     /// Called once the loop runs (systemd's READY=1 goes out then).
@@ -28,8 +27,7 @@ struct SchedulerService: Service {
                 await onStart()
                 while !stopping.withLock({ $0 }) && !Task.isCancelled {
                     let now = clock()
-                    let context = await alerting()
-                    for job in await runtime.takeDueJobs(now: now, alerting: context) {
+                    for job in await runtime.takeDueJobs(now: now) {
                         group.addTask { await execute(job) }
                     }
                     var wait = tick

@@ -18,16 +18,29 @@ struct DeliveryService: Service {
     var parallelism = 8
     var tick: Duration = .milliseconds(200)
 
+    /// Reads the outbox only when it can have something due: at start, after a check was recorded (it may have
+    /// queued deliveries), after deliveries were sent, and when the earliest retry comes due. An idle daemon does
+    /// not query the database five times a second.
     func run() async throws {
+        var mustRead = true
+        var nextAttempt: Date?
         while !Task.isCancelledOrShuttingDown {
+            let checked = await runtime.takeOutboxChanged()
+            guard mustRead || checked || nextAttempt.map({ $0 <= clock() }) == true else {
+                try? await Task.sleep(for: tick)
+                continue
+            }
             let due: [OutboxDelivery]
             do {
                 due = try await store.dueDeliveries(now: clock(), limit: parallelism)
+                nextAttempt = due.isEmpty ? try await store.nextAttemptTime() : nil
             } catch {
                 logger.error("outbox could not be read", metadata: ["error": "\(error)"])
                 try? await Task.sleep(for: .seconds(5))
                 continue
             }
+            // After a batch, read again at once: more may be due, and the batch set new retry times.
+            mustRead = !due.isEmpty
             if due.isEmpty {
                 try? await Task.sleep(for: tick)
                 continue
