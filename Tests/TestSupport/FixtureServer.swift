@@ -175,6 +175,13 @@ public func writeTemporaryPEM(_ pem: String, tag: String) throws -> String {
     return path
 }
 
+/// Writes one PEM file trusting every server's test CA (libcurl takes one CA file). PEM files need not end with
+/// a newline; one between them keeps each block intact.
+public func writeCABundle(_ servers: [FixtureServer], tag: String) throws -> String {
+    let pems = try servers.map { try String(contentsOfFile: $0.caFile, encoding: .utf8) }
+    return try writeTemporaryPEM(pems.joined(separator: "\n"), tag: tag)
+}
+
 /// A port on 127.0.0.1 that refuses connections: bound once to get a free number, then closed.
 ///
 /// Another process could take the port in between; on a test machine that is rare enough.

@@ -114,16 +114,10 @@ struct CheckScenarios {
                 routes: cdnDomains.map { domain in FixtureRoute("/a/v1/\(domain)", cdnAnswer(domain: domain)) }
             ) { cdn in
                 try await withServers(certificateHosts[...], routes: simpleRoutes) { servers in
-                    var pems =
-                        try String(contentsOfFile: origin.caFile, encoding: .utf8) + "\n"
-                        + String(contentsOfFile: cdn.caFile, encoding: .utf8) + "\n"
-                    var rules = [cdn.connectTo("cdn.test")]
-                    for (host, server) in servers {
-                        pems += try String(contentsOfFile: server.caFile, encoding: .utf8) + "\n"
-                        rules.append(server.connectTo(host))
-                    }
-                    rules.append(origin.wildcardConnectTo)
-                    let bundle = try writeTemporaryPEM(pems, tag: "check")
+                    let rules =
+                        [cdn.connectTo("cdn.test")] + servers.map { host, server in server.connectTo(host) }
+                        + [origin.wildcardConnectTo]
+                    let bundle = try writeCABundle([origin, cdn] + servers.map(\.1), tag: "check")
                     defer { try? FileManager.default.removeItem(atPath: bundle) }
                     let settings = ProbeSettings(
                         version: "9.9.9-test", cdnBaseURL: "https://cdn.test/a/v1/", timeout: timeout,

@@ -92,12 +92,8 @@ final class DaemonFixture: Sendable {
                 cdn in
                 try await withFixtureServer(certificate: .valid(for: "localhost"), routes: receiverRoutes()) {
                     receiver in
-                    let bundle = try [origin, cdn, receiver].map {
-                        try String(contentsOfFile: $0.caFile, encoding: .utf8)
-                    }
-                    .joined(separator: "\n")
-                    let path = directory + "/ca.pem"
-                    try bundle.write(toFile: path, atomically: true, encoding: .utf8)
+                    let path = try writeCABundle([origin, cdn, receiver], tag: "daemon")
+                    defer { try? FileManager.default.removeItem(atPath: path) }
                     return try await body(origin, cdn, receiver, path)
                 }
             }

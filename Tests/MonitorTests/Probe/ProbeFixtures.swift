@@ -50,9 +50,7 @@ func withProbeFixtures<Result>(
             certificate: .valid(for: "cdn.test"),
             routes: domains.map { FixtureRoute("/a/v1/\($0)", respond: ProbeFixtures.cdnAnswer) }
         ) { cdn in
-            // PEM files need not end with a newline; one between them keeps both blocks intact.
-            let pems = try [origin.caFile, cdn.caFile].map { try String(contentsOfFile: $0, encoding: .utf8) }
-            let bundle = try writeTemporaryPEM(pems.joined(separator: "\n"), tag: "probe")
+            let bundle = try writeCABundle([origin, cdn], tag: "probe")
             defer { try? FileManager.default.removeItem(atPath: bundle) }
             let settings = ProbeSettings(
                 version: ProbeFixtures.version,
