@@ -27,8 +27,7 @@ public enum CheckRunner {
         let expectations = Dictionary(targets.map { ($0.domain, $0.expectations) }, uniquingKeysWith: { a, _ in a })
         let domains = uniqued(targets.map(\.domain))
         var reports: [String: DomainReport] = [:]
-        try await withCurlEngine(configuration: .init(maxConcurrentTransfers: max(8, settings.concurrency * 4))) {
-            engine in
+        try await withCurlEngine(configuration: settings.engineConfiguration) { engine in
             let probe = DomainProbe(engine: engine, settings: settings)
             for await observation in probe.observeAll(domains: domains, now: clock) {
                 reports[observation.domain] = DomainEvaluator.evaluate(

@@ -65,8 +65,7 @@ public enum Daemon {
         let clock: @Sendable () -> Date = { Date() }
         let engine: CurlEngine
         do {
-            engine = try CurlEngine(
-                configuration: .init(maxConcurrentTransfers: max(16, configuration.http.concurrency * 4)))
+            engine = try CurlEngine(configuration: configuration.probeSettings.engineConfiguration)
         } catch {
             logger.critical("cannot start the HTTP engine", metadata: ["error": "\(error)"])
             return 1

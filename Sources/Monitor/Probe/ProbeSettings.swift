@@ -50,6 +50,11 @@ public struct ProbeSettings: Sendable, Hashable {
         self.concurrency = max(1, concurrency)
     }
 
+    /// The engine these settings want: room for every domain's four requests at the configured concurrency.
+    public var engineConfiguration: CurlEngine.Configuration {
+        CurlEngine.Configuration(maxConcurrentTransfers: max(16, concurrency * 4))
+    }
+
     /// The origin's `.well-known` URL for `domain`.
     public func wellKnownURL(for domain: String) -> String {
         "https://\(domain)/.well-known/apple-app-site-association"

@@ -154,9 +154,14 @@ enum AppIDShape {
 /// Absolute http(s) URLs with a host.
 enum URLShape {
     static func isAbsoluteHTTP(_ text: String) -> Bool {
+        host(of: text) != nil
+    }
+
+    /// The host of an absolute http(s) URL, or `nil` when `text` is not one.
+    static func host(of text: String) -> String? {
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
-            scheme == "http" || scheme == "https", let host = components.host
-        else { return false }
-        return !host.isEmpty
+            scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty
+        else { return nil }
+        return host
     }
 }

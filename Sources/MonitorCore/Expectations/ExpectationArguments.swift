@@ -30,7 +30,7 @@ public enum ExpectationArguments {
                 throw ExpectationArgumentError(
                     "\(option) \(argument): '\(appID)' is not an app ID (10-character Team ID, '.', bundle ID)")
             }
-            guard let host = URLHost.of(url) else {
+            guard let host = URLShape.host(of: url) else {
                 throw ExpectationArgumentError("\(option) \(argument): '\(url)' is not an absolute https URL")
             }
             let domain = (try? DomainName.normalize(host)) ?? host
@@ -70,25 +70,5 @@ public struct ExpectationArgumentError: Error, Sendable, CustomStringConvertible
 
     init(_ description: String) {
         self.description = description
-    }
-}
-
-/// The host of an absolute `http(s)` URL, without port or user info.
-enum URLHost {
-    static func of(_ url: String) -> String? {
-        let lower = url.lowercased()
-        guard let schemeEnd = lower.range(of: "://"),
-            ["https", "http"].contains(String(lower[..<schemeEnd.lowerBound]))
-        else { return nil }
-        let rest = url[schemeEnd.upperBound...]
-        let authority = rest.prefix(while: { $0 != "/" && $0 != "?" && $0 != "#" })
-        let hostPort = authority.split(separator: "@").last ?? ""
-        let host: Substring
-        if hostPort.hasPrefix("[") {
-            host = hostPort.prefix(while: { $0 != "]" }).dropFirst()
-        } else {
-            host = hostPort.split(separator: ":", omittingEmptySubsequences: false).first ?? ""
-        }
-        return host.isEmpty ? nil : String(host)
     }
 }

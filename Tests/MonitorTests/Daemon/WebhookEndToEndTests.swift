@@ -29,6 +29,17 @@ struct WebhookEndToEndTests {
         standardDeliveries(receiver).filter { $0.body["type"] as? String == type && $0.body["code"] as? String == code }
     }
 
+    /// Starts the daemon on a domain whose origin answers 404, alerting the standard webhook at the first failure.
+    static func startBroken(
+        _ fixture: DaemonFixture, origin: FixtureServer, cdn: FixtureServer, receiver: FixtureServer, caFile: String
+    ) throws -> RunningMonitor {
+        fixture.origin.withLock { $0 = (404, "") }
+        try fixture.writeConfiguration(
+            domains: [domain], origin: origin, cdn: cdn, caFile: caFile,
+            extra: alerts + fixture.webhooksSection(receiver: receiver, caFile: caFile))
+        return try fixture.startDaemon()
+    }
+
     @Test("a domain breaking gives one firing per webhook and fixing it one resolved, in all four formats")
     func fireAndResolve() async throws {
         let fixture = try DaemonFixture()
@@ -93,11 +104,7 @@ struct WebhookEndToEndTests {
             status: 503, headers: [("Retry-After", "1")], body: .bytes(Array("busy".utf8)))
         fixture.receiverAnswers.withLock { $0 = [unavailable, unavailable, unavailable, .text("ok")] }
         try await fixture.withServers(domains: [Self.domain]) { origin, cdn, receiver, ca in
-            fixture.origin.withLock { $0 = (404, "") }
-            try fixture.writeConfiguration(
-                domains: [Self.domain], origin: origin, cdn: cdn, caFile: ca,
-                extra: Self.alerts + fixture.webhooksSection(receiver: receiver, caFile: ca))
-            let daemon = try fixture.startDaemon()
+            let daemon = try Self.startBroken(fixture, origin: origin, cdn: cdn, receiver: receiver, caFile: ca)
             try await eventually("the firing delivered after the 503s", log: daemon) {
                 guard Self.standardDeliveries(receiver).count >= 4 else { return false }
                 let counts = try await StoreReader.openReadOnly(directory: fixture.stateDirectory).outboxCounts()
@@ -129,11 +136,7 @@ struct WebhookEndToEndTests {
         let fixture = try DaemonFixture()
         fixture.receiverAnswers.withLock { $0 = [FixtureResponse(status: 400, body: .bytes(Array("bad".utf8)))] }
         try await fixture.withServers(domains: [Self.domain]) { origin, cdn, receiver, ca in
-            fixture.origin.withLock { $0 = (404, "") }
-            try fixture.writeConfiguration(
-                domains: [Self.domain], origin: origin, cdn: cdn, caFile: ca,
-                extra: Self.alerts + fixture.webhooksSection(receiver: receiver, caFile: ca))
-            let daemon = try fixture.startDaemon()
+            let daemon = try Self.startBroken(fixture, origin: origin, cdn: cdn, receiver: receiver, caFile: ca)
             try await eventually("deliveries dead-lettered", log: daemon) {
                 let counts = try await StoreReader.openReadOnly(directory: fixture.stateDirectory).outboxCounts()
                 return counts.dead >= 1 && counts.pending == 0 && counts.retrying == 0
@@ -157,11 +160,7 @@ struct WebhookEndToEndTests {
         let fixture = try DaemonFixture()
         fixture.receiverAnswers.withLock { $0 = [.never, .text("ok")] }
         try await fixture.withServers(domains: [Self.domain]) { origin, cdn, receiver, ca in
-            fixture.origin.withLock { $0 = (404, "") }
-            try fixture.writeConfiguration(
-                domains: [Self.domain], origin: origin, cdn: cdn, caFile: ca,
-                extra: Self.alerts + fixture.webhooksSection(receiver: receiver, caFile: ca))
-            let daemon = try fixture.startDaemon()
+            let daemon = try Self.startBroken(fixture, origin: origin, cdn: cdn, receiver: receiver, caFile: ca)
             try await eventually("a delivery in flight", log: daemon) { !Self.standardDeliveries(receiver).isEmpty }
             let first = try #require(Self.standardDeliveries(receiver).first)
             daemon.send(SIGKILL)
