@@ -67,46 +67,23 @@ public struct StatusReader: Sendable {
     }
 }
 
-/// The two keys `status` reads from the alerting code's opaque alert-state JSON: `state` (a string such as
-/// `firing`) and `since` (seconds since 1970 or an RFC 3339 string). Other keys are ignored; unreadable JSON
-/// shows as an alert with unknown state rather than failing `status`.
-struct AlertStateSummary: Decodable {
+/// What `status` shows of a stored alert state: its name and since when. A state this version cannot read shows
+/// as an alert of unknown state rather than failing `status`.
+struct AlertStateSummary {
     var state: String?
     var since: Date?
 
-    enum CodingKeys: String, CodingKey {
-        case state, since
-    }
-
-    init(state: String?, since: Date?) {
-        self.state = state
-        self.since = since
-    }
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        state = try? container.decodeIfPresent(String.self, forKey: .state)
-        if let seconds = try? container.decodeIfPresent(Double.self, forKey: .since) {
-            since = Date(timeIntervalSince1970: seconds)
-        } else if let text = try? container.decodeIfPresent(String.self, forKey: .since) {
-            since = try? Date(text, strategy: .iso8601)
-        }
-    }
-
-    /// The summary of a stored alert state: the daemon's `AlertState` (as `MonitorJSON` encodes it), else the two
-    /// plain keys.
     static func decode(_ data: Data) -> AlertStateSummary {
-        if let state = try? MonitorJSON.decoder().decode(AlertState.self, from: data) {
-            let since: Date? =
-                switch state {
-                case .pending(let alert): alert.since
-                case .firing(let alert): alert.since
-                case .resolving(let alert, _, _): alert.since
-                case .resolved(let at, _): at
-                }
-            return AlertStateSummary(state: state.name, since: since)
+        guard let state = try? MonitorJSON.decoder().decode(AlertState.self, from: data) else {
+            return AlertStateSummary(state: nil, since: nil)
         }
-        return (try? JSONDecoder().decode(AlertStateSummary.self, from: data))
-            ?? AlertStateSummary(state: nil, since: nil)
+        let since: Date =
+            switch state {
+            case .pending(let alert): alert.since
+            case .firing(let alert): alert.since
+            case .resolving(let alert, _, _): alert.since
+            case .resolved(let at, _): at
+            }
+        return AlertStateSummary(state: state.name, since: since)
     }
 }

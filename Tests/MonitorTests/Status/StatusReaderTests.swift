@@ -23,7 +23,11 @@ struct StatusReaderTests {
             try await store.record(report: R.report(at: 10, origin: "sha256:b", cdn: "sha256:a", findings: [finding])) {
                 _ in
                 let identity = finding.identity(domain: "example.com")
-                return ([identity: Data(#"{"state":"firing","since":"2027-01-15T08:10:00Z","other":1}"#.utf8)], [])
+                let firing = AlertState.firing(
+                    alert: FiringAlert(
+                        since: R.at(10), severity: .warning, lastNotifiedAt: R.at(10), message: "stale", detail: [:],
+                        recentFirings: [R.at(10)], flapping: false))
+                return ([identity: try MonitorJSON.encoder().encode(firing)], [])
             }
             let pid = ProcessInfo.processInfo.processIdentifier
             try await store.beat(pid: pid, at: R.at(10), version: "1.0")
