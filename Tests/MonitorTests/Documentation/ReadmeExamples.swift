@@ -4,7 +4,7 @@ import Foundation
 ///
 /// - A ` ```console ` block is run. Each line starting with `$ ` is a command (a line ending in `\` continues on the
 ///   next); the lines after it are what it prints, and `# exit N` says how it ends (no annotation: 0).
-/// - A ` ```sh ` (or `bash`, `shell`) block is not run, and its first line says why: `# not run: needs root`. The
+/// - A ` ```sh ` (or `bash`, `shell`) block is not run, and its first line says why: `# needs: root`. The
 ///   reason is required, so a block is skipped by rule (root, systemd, the network, a running daemon), never because
 ///   nobody looked.
 /// - Any other fence (`yaml`, `json`, `promql`, …) is not shell; a fence without a language is refused.
@@ -27,7 +27,7 @@ struct ReadmeExamples {
     }
 
     static let shellLanguages: Set = ["sh", "bash", "shell"]
-    static let skipMarker = "# not run: "
+    static let skipMarker = "# needs: "
 
     let text: String
     let blocks: [Block]
@@ -63,7 +63,7 @@ struct ReadmeExamples {
             if Self.shellLanguages.contains(block.language), !(block.lines.first ?? "").hasPrefix(Self.skipMarker) {
                 problems.append(
                     "README.md:\(block.line): a \(block.language) block is not run, so its first line must say why "
-                        + "(\(Self.skipMarker)needs root); use console with `$ ` prompts for commands that run offline")
+                        + "(\(Self.skipMarker)root); use console with `$ ` prompts for commands that run offline")
             }
             if block.language == "console", let first = block.lines.first, !first.hasPrefix("$ ") {
                 problems.append("README.md:\(block.line): a console block must start with a `$ ` command")
