@@ -38,7 +38,6 @@ struct CrashTests {
     }
 
     static func count(_ fixture: DaemonFixture) async throws -> Int {
-        let reader = try StoreReader.openReadOnly(directory: fixture.stateDirectory)
-        return try await reader.rowCount(table: .checks)
+        return try await DaemonTests.checks(fixture).count
     }
 }
