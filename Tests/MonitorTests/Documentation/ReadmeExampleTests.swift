@@ -58,6 +58,19 @@ struct ReadmeExampleTests {
         }
     }
 
+    @Test("every configuration the README shows as a whole file is valid")
+    func configurations() async throws {
+        let readme = try Self.readme()
+        #expect(!readme.configurations.isEmpty, "the README shows a minimal configuration")
+        for block in readme.configurations {
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("readme-\(UUID().uuidString).yml")
+            try Data(block.lines.joined(separator: "\n").utf8).write(to: path)
+            defer { try? FileManager.default.removeItem(at: path) }
+            let run = try await MonitorBinary.run(["config", "check", "--config", path.path], environment: [:])
+            #expect(run.status == 0, "README.md:\(block.line): config check refuses it:\n\(run.error)")
+        }
+    }
+
     @Test("the parser reads commands, continuations, output and exit annotations")
     func parser() {
         let readme = ReadmeExamples(
@@ -75,12 +88,16 @@ struct ReadmeExampleTests {
                 ```
                 plain
                 ```
+                ```yaml config
+                interval: 5m
+                ```
                 """)
         let examples = readme.examples
         #expect(examples.map(\.command) == ["aasa-monitor lint a.json \\\n    --json", "aasa-monitor --version"])
         #expect(examples.map(\.exitStatus) == [1, 0])
         #expect(examples.first?.shownOutput == [#"{"file": "a.json"}"#])
         #expect(readme.conventionProblems.count == 2)
+        #expect(readme.configurations.map(\.lines) == [["interval: 5m"]])
         #expect(ReadmeExamples.withoutDigits("after 12 ms, 0.05 s") == "after 0 ms, 0.0 s")
     }
 }

@@ -7,13 +7,25 @@ import Foundation
 /// - A ` ```sh ` (or `bash`, `shell`) block is not run, and its first line says why: `# needs: root`. The
 ///   reason is required, so a block is skipped by rule (root, systemd, the network, a running daemon), never because
 ///   nobody looked.
+/// - A ` ```yaml config ` block is a whole configuration file, and `config check` must accept it (the word after
+///   the language is ignored by Markdown renderers).
 /// - Any other fence (`yaml`, `json`, `promql`, …) is not shell; a fence without a language is refused.
 struct ReadmeExamples {
-    /// One fenced block: its language and lines, and the README line of its opening fence.
+    /// One fenced block: its language (the info string's first word), the words after it, its lines, and the
+    /// README line of its opening fence.
     struct Block {
         var language: String
+        var tags: [String]
         var line: Int
         var lines: [String]
+
+        init(info: Substring, line: Int) {
+            let words = info.split(separator: " ").map(String.init)
+            self.language = words.first ?? ""
+            self.tags = Array(words.dropFirst())
+            self.line = line
+            self.lines = []
+        }
     }
 
     /// One `$ ` command of a `console` block, with the output and exit status the README shows.
@@ -42,9 +54,7 @@ struct ReadmeExamples {
                     blocks.append(block)
                     open = nil
                 } else {
-                    open = Block(
-                        language: String(line.dropFirst(3)).trimmingCharacters(in: .whitespaces), line: index + 1,
-                        lines: [])
+                    open = Block(info: line.dropFirst(3), line: index + 1)
                 }
             } else {
                 open?.lines.append(line)
@@ -70,6 +80,11 @@ struct ReadmeExamples {
             }
         }
         return problems
+    }
+
+    /// The `yaml config` blocks: configuration files `config check` must accept.
+    var configurations: [Block] {
+        blocks.filter { $0.language == "yaml" && $0.tags.contains("config") }
     }
 
     /// Every command of every `console` block, in README order.
