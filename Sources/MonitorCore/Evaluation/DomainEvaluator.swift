@@ -79,17 +79,17 @@ public enum DomainEvaluator {
     /// cannot change which URLs open the app.
     public static func verdict(for findings: [ReportFinding], cdnAsked: Bool) -> Verdict {
         if findings.contains(where: isOriginBreaking) { return .originBroken }
-        if findings.contains(where: { $0.code.hasPrefix("expect.") }) { return .expectationFailed }
-        if findings.contains(where: { $0.code == "cdn.missing" || $0.code == "cdn.invalid" }) { return .cdnMissing }
-        if findings.contains(where: { $0.code == "cdn.stale" && $0.severity != .info }) { return .cdnStale }
-        if !cdnAsked || findings.contains(where: { $0.code == "cdn.unreachable" }) { return .unknown }
+        if findings.contains(where: { $0.registeredCode?.family == .expectation }) { return .expectationFailed }
+        if findings.contains(where: { $0.has(.cdnMissing) || $0.has(.cdnInvalid) }) { return .cdnMissing }
+        if findings.contains(where: { $0.has(.cdnStale) && $0.severity != .info }) { return .cdnStale }
+        if !cdnAsked || findings.contains(where: { $0.has(.cdnUnreachable) }) { return .unknown }
         return .ready
     }
 
     /// An error-severity origin or content finding on `.well-known`: Apple would refuse the file.
     static func isOriginBreaking(_ finding: ReportFinding) -> Bool {
         finding.source == .wellKnown && finding.severity == .error
-            && (finding.code.hasPrefix("origin.") || finding.code.hasPrefix("aasa."))
+            && [.origin, .document].contains(finding.registeredCode?.family)
     }
 
     /// Findings grouped by source, errors first, then by code: the order a person reads a report in.

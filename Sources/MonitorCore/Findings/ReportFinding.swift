@@ -5,8 +5,9 @@ import AASA
 public struct ReportFinding: Sendable, Hashable, Codable {
     public typealias Severity = Finding.Severity
 
-    /// A stable dotted code (`origin.redirect`, `cdn.stale`, `expect.url`); never renamed or reused.
-    public var code: String
+    /// The id of a registered `FindingCode` (`origin.redirect`, `cdn.stale`, `expect.url`); never renamed or reused.
+    /// A string so that history written by another version still reads; new findings take a `FindingCode`.
+    public private(set) var code: String
     public var severity: Severity
     public var source: FindingSource
     /// One line: what is wrong and what to do about it.
@@ -17,14 +18,14 @@ public struct ReportFinding: Sendable, Hashable, Codable {
     public var subject: String
 
     public init(
-        code: String,
+        code: FindingCode,
         severity: Severity,
         source: FindingSource,
         message: String,
         detail: FindingDetail = [:],
         subject: String = ""
     ) {
-        self.code = code
+        self.code = code.id
         self.severity = severity
         self.source = source
         self.message = message
@@ -54,6 +55,12 @@ public struct FindingIdentity: Sendable, Hashable, Codable, Comparable {
 }
 
 extension ReportFinding {
+    /// The registered code, or `nil` for a code from another version's history.
+    public var registeredCode: FindingCode? { FindingCode(id: code) }
+
+    /// Whether this finding has `code`.
+    public func has(_ code: FindingCode) -> Bool { self.code == code.id }
+
     /// This finding's alert identity on `domain`.
     public func identity(domain: String) -> FindingIdentity {
         FindingIdentity(domain: domain, code: code, source: source, subject: subject)
