@@ -24,7 +24,8 @@ extension FindingCode {
     public static let aasaAppIDFormat = FindingCode(
         .document, "appid_format", severity: .error, concernsContent: true,
         meaning: "An app ID is not 10 letters or digits, a dot and a bundle ID (catches stray whitespace).",
-        whyAppleCares: "Devices compare app IDs exactly; a malformed one never equals the app's, and links fail silently.",
+        whyAppleCares: "Devices compare app IDs exactly; a malformed one never equals the app's, and links fail "
+            + "silently.",
         fix: "Write app IDs as TEAMID.bundle.id (10 characters, a dot, the bundle ID; no spaces).",
         example: #"app ID "ABCDE12345.com.example.app " has leading or trailing whitespace"#)
 
@@ -73,14 +74,16 @@ extension FindingCode {
     public static let aasaQueryInPath = FindingCode(
         .document, "query_in_path", severity: .warning, concernsContent: true,
         meaning: "A path pattern contains `#` or `?…=`, which is path text, not a fragment or query.",
-        whyAppleCares: "Apple matches paths only against the URL's path, so the pattern never sees the query or fragment.",
+        whyAppleCares: "Apple matches paths only against the URL's path, so the pattern never sees the query or "
+            + "fragment.",
         fix: "Use `components` with a `?` or `#` key for the query or fragment.",
         example: #""paths": ["/item?id=*"] — use {"/": "/item", "?": {"id": "*"}}"#)
 
     public static let aasaNotWithoutSpace = FindingCode(
         .document, "not_without_space", severity: .warning, concernsContent: true,
         meaning: "A legacy `paths` entry starts with `NOT` but no space after it.",
-        whyAppleCares: "Apple reads it as literal text, not as an exclusion, so the URLs it meant to exclude open the app.",
+        whyAppleCares: "Apple reads it as literal text, not as an exclusion, so the URLs it meant to exclude open the "
+            + "app.",
         fix: "Write `NOT ` with one space before the pattern.",
         example: #""NOT/private/*" — write "NOT /private/*""#)
 
@@ -115,7 +118,8 @@ extension FindingCode {
     public static let aasaLegacyApps = FindingCode(
         .document, "legacy_apps", severity: .warning, concernsContent: true,
         meaning: "The legacy `apps` array is present and not empty.",
-        whyAppleCares: "Apple documents `applinks.apps` as a leftover that must be `[]`; app IDs listed there get no links.",
+        whyAppleCares: "Apple documents `applinks.apps` as a leftover that must be `[]`; app IDs listed there get no "
+            + "links.",
         fix: "Remove the legacy `apps` array, or leave it empty.",
         example: #""applinks": {"apps": ["ABCDE12345.com.example.app"], "details": [...]}"#)
 

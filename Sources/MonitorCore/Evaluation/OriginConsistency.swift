@@ -18,7 +18,8 @@ enum OriginConsistency {
             differs = plainHash != appleEvaluation.canonicalHash
         }
         guard differs else { return nil }
-        let appleText = appleStatus.map(String.init) ?? (apple.failure.map { "no answer (\($0.kind.rawValue))" } ?? "no answer")
+        let appleText =
+            appleStatus.map(String.init) ?? (apple.failure.map { "no answer (\($0.kind.rawValue))" } ?? "no answer")
         let what = appleStatus == plainResponse.status ? "a different document" : "\(appleText)"
         return ReportFinding(
             code: .originBotBlocked, severity: .error, source: .wellKnown,

@@ -13,8 +13,10 @@ extension FindingCode {
 
     public static let expectURL = FindingCode(
         .expectation, "url", severity: .error, concernsContent: true,
-        meaning: "A URL does not get the expected decision for the expected app (the detail names copy, decision, rule).",
-        whyAppleCares: "Devices decide per URL from the rules; a wrong decision opens the browser, or the app, unexpectedly.",
+        meaning: "A URL does not get the expected decision for the expected app (the detail names copy, decision, "
+            + "rule).",
+        whyAppleCares: "Devices decide per URL from the rules; a wrong decision opens the browser, or the app, "
+            + "unexpectedly.",
         fix: "Change the file's rules so the URL gets the expected decision, or correct the expectation.",
         example: "https://example.com/help is excluded by rule 2 for ABCDE12345.com.example.app; expected match")
 }

@@ -11,7 +11,8 @@ extension FindingCode {
     public static let originDNS = FindingCode(
         .origin, "dns", severity: .error,
         meaning: "The domain's name does not resolve.",
-        whyAppleCares: "Apple's CDN cannot reach the origin, so it serves no file (or keeps an old one until it expires).",
+        whyAppleCares: "Apple's CDN cannot reach the origin, so it serves no file (or keeps an old one until it "
+            + "expires).",
         fix: "Publish DNS records for the domain (A/AAAA) that resolve publicly.",
         example: "the name does not resolve: publish an A/AAAA record for it (Could not resolve host: example.com)")
 
@@ -31,7 +32,8 @@ extension FindingCode {
 
     public static let originTLSUntrusted = FindingCode(
         .origin, "tls.untrusted", severity: .error,
-        meaning: "The certificate chain does not lead to a trusted root (self-signed, unknown CA, missing intermediate).",
+        meaning: "The certificate chain does not lead to a trusted root (self-signed, unknown CA, missing "
+            + "intermediate).",
         whyAppleCares: "Apple fetches only over HTTPS with a certificate it trusts; anything else is no file.",
         fix: "Serve the full certificate chain from a public CA (include the intermediates).",
         example: "the certificate chain does not lead to a trusted root: serve the full chain from a public CA")
@@ -53,13 +55,15 @@ extension FindingCode {
     public static let originTLSProtocol = FindingCode(
         .origin, "tls.protocol", severity: .error,
         meaning: "The TLS handshake failed for another reason (e.g. no TLS 1.2 or newer).",
-        whyAppleCares: "Apple's fetcher needs TLS 1.2 or newer with a modern cipher; without a handshake there is no file.",
+        whyAppleCares: "Apple's fetcher needs TLS 1.2 or newer with a modern cipher; without a handshake there is no "
+            + "file.",
         fix: "Enable TLS 1.2 or later with modern cipher suites.",
         example: "the TLS handshake failed: offer TLS 1.2 or newer with a modern cipher")
 
     public static let originFetch = FindingCode(
         .origin, "fetch", severity: .error,
-        meaning: "The fetch failed in a way not covered by another code (a connection dropped mid-answer, an HTTP/2 error).",
+        meaning: "The fetch failed in a way not covered by another code (a connection dropped mid-answer, an HTTP/2 "
+            + "error).",
         whyAppleCares: "Apple's fetcher would likely fail the same way and serve no file.",
         fix: "Fetch the URL with curl -v to see where it breaks, then fix the server or proxy in front of it.",
         example: "the fetch failed (HTTP/2 stream 1 was not closed cleanly)")
@@ -95,7 +99,8 @@ extension FindingCode {
     public static let originBotBlocked = FindingCode(
         .origin, "bot_blocked", severity: .error,
         meaning: "Apple's fetcher user agent (AASA-Bot/1.0.0) gets a different status or document than a plain client.",
-        whyAppleCares: "A WAF or bot rule answers Apple's fetcher with 403, so Apple's CDN serves 404 while browsers see the file.",
+        whyAppleCares: "A WAF or bot rule answers Apple's fetcher with 403, so Apple's CDN serves 404 while browsers "
+            + "see the file.",
         fix: "Allow Apple's fetcher (user agent AASA-Bot/1.0.0) through your WAF or bot rules.",
         example: "AASA-Bot/1.0.0 gets 403 while a plain client gets 200 (e.g. Cloudflare Bot Fight Mode)")
 
