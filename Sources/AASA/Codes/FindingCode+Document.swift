@@ -113,7 +113,7 @@ extension FindingCode {
         meaning: "`$(name)` is used but neither predefined nor defined in `substitutionVariables`.",
         whyAppleCares: "Apple matches nothing for an undefined variable, so the rule silently never fires.",
         fix: "Define the variable under `substitutionVariables` or fix its name.",
-        example: #""/": "/$(lang)/*" without "substitutionVariables": {"lang": [...]}"#)
+        example: #""/": "/$(locale)/*" without "substitutionVariables": {"locale": [...]} ($(lang) is predefined)"#)
 
     public static let aasaLegacyApps = FindingCode(
         .document, "legacy_apps", severity: .warning, concernsContent: true,
