@@ -63,7 +63,8 @@ struct SchedulerService: Service {
 
     private func log(_ outcome: CheckPipeline.Outcome) {
         let report = outcome.report
-        let problems = report.findings.filter { $0.severity != .info }.map(\.code)
+        // Each code with its source (`origin.status@origin.root`): one code can come from several places.
+        let problems = report.findings.filter { $0.severity != .info }.map { "\($0.code)@\($0.source.rawValue)" }
         var metadata: Logger.Metadata = [
             "domain": "\(report.domain)", "verdict": "\(report.verdict.rawValue)",
             "duration": "\(String(format: "%.3f", report.durationSeconds))",
@@ -73,7 +74,19 @@ struct SchedulerService: Service {
             report.verdict == .ready ? .info : (report.verdict == .originBroken ? .error : .warning)
         logger.log(level: level, "checked", metadata: metadata)
         for event in outcome.events {
-            logger.notice("\(event.kind.rawValue)", metadata: ["domain": "\(report.domain)"])
+            var fields: Logger.Metadata = ["domain": "\(report.domain)"]
+            // The event's scalar facts as fields (`verdict.changed domain= from= to=`); a missing one is `none`.
+            for (key, value) in event.detail {
+                switch value {
+                case .null: fields[key] = "none"
+                case .string(let text): fields[key] = "\(text)"
+                case .int(let number): fields[key] = "\(number)"
+                case .double(let number): fields[key] = "\(number)"
+                case .bool(let flag): fields[key] = "\(flag)"
+                case .array, .object: continue
+                }
+            }
+            logger.notice("\(event.kind.rawValue)", metadata: fields)
         }
     }
 }
