@@ -16,13 +16,15 @@ struct HeadOfLineTests {
             try await withCurlEngine { engine in
                 let origin = HTTPRequest(
                     url: "https://origin.test/.well-known/apple-app-site-association", timeout: .seconds(60),
+                    connectTimeout: .seconds(60),
                     connectTo: [try ConnectToRule(parsing: "origin.test:443:127.0.0.1:\(stall.port)")],
                     trust: .only(caFile: cdn.caFile))
                 let stalled = Task { try await engine.perform(origin) }
                 try await stall.waitForConnections(1)
                 var request = try fixtureRequest("https://cdn.test/a", server: cdn, host: "cdn.test")
                 request.waitsForMultiplexing = true
-                request.timeout = .seconds(15)
+                // Well inside the origin's 60 s: a CDN request queued behind its handshake fails.
+                request.timeout = .seconds(5)
                 let cdnRequest = request
                 let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
                     for _ in 0..<8 { group.addTask { try await engine.perform(cdnRequest).status } }
