@@ -86,3 +86,11 @@ extension DetailValue {
         }
     }
 }
+
+extension DetailValue {
+    /// The elements of an array value, `nil` otherwise.
+    public var arrayValue: [DetailValue]? {
+        if case .array(let values) = self { return values }
+        return nil
+    }
+}
