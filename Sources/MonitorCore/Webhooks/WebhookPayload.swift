@@ -21,8 +21,8 @@ public enum WebhookPayload {
     }
 }
 
-/// The `standard` body of json-output.md, version 1. Optional fields are written as `null`, never left out, so
-/// receivers can rely on every key.
+/// The `standard` webhook body, version 1. Optional fields are written as `null`, never left out, so receivers can
+/// rely on every key.
 struct StandardWebhookBody: Encodable {
     var event: MonitorEvent
     var deliveryID: String
