@@ -19,7 +19,7 @@ extension FindingCode {
         example: "Apple's CDN has no copy: SWCERR00101 Bad HTTP Response: 403 Forbidden")
 
     public static let cdnStale = FindingCode(
-        .cdn, "stale", severity: .warning,
+        .cdn, "stale", severity: .warning, escalatesTo: .error,
         meaning: "Apple's copy differs in meaning from the origin (info when only comments or unknown keys differ; "
             + "an error after the configured grace, default 24 h).",
         whyAppleCares: "Devices see Apple's copy, not the origin's, until the CDN refreshes it.",

@@ -5,7 +5,8 @@ extension FindingCode {
     public static let origin: [FindingCode] = [
         .originDNS, .originConnect, .originTimeout, .originTLSUntrusted, .originTLSExpired, .originTLSHostname,
         .originTLSProtocol, .originFetch, .originTLSExpiring, .originRedirect, .originStatus, .originContentType,
-        .originBotBlocked, .originRootOnly, .originRootDiffers, .originSlow, .originPrivateAddress,
+        .originBotBlocked, .originAppleFailure, .originRootOnly, .originRootDiffers, .originSlow,
+        .originPrivateAddress,
     ]
 
     public static let originDNS = FindingCode(
@@ -69,8 +70,9 @@ extension FindingCode {
         example: "the fetch failed (HTTP/2 stream 1 was not closed cleanly)")
 
     public static let originTLSExpiring = FindingCode(
-        .origin, "tls.expiring", severity: .warning,
-        meaning: "The certificate is valid but expires within the configured window (default 14 days).",
+        .origin, "tls.expiring", severity: .warning, escalatesTo: .error,
+        meaning: "The certificate is valid but expires within the configured window (default 14 days); an error in "
+            + "its last days.",
         whyAppleCares: "Once it expires Apple's CDN stops refreshing the file and devices lose the links.",
         fix: "Renew the certificate before it expires (check your auto-renewal).",
         example: "the certificate expires in 6 days (2026-11-29T12:00:00Z): renew it before Apple's next fetch fails")
@@ -104,6 +106,16 @@ extension FindingCode {
         fix: "Allow Apple's fetcher (user agent AASA-Bot/1.0.0) through your WAF or bot rules.",
         example: "AASA-Bot/1.0.0 gets 403 while a plain client gets 200 (e.g. Cloudflare Bot Fight Mode)")
 
+    public static let originAppleFailure = FindingCode(
+        .origin, "apple_failure", severity: .error,
+        meaning: "Apple's CDN blames the origin (Apple-Failure-Reason) and nothing this monitor observed explains it.",
+        whyAppleCares: "Apple's fetcher is the only client whose view counts; a geo or IP rule, or an origin slow "
+            + "only for Apple's network, is invisible to other clients but breaks every device.",
+        fix: "Make the file answer Apple's network (AASA-Bot/1.0.0, from anywhere) quickly with 200; check geo and "
+            + "IP rules.",
+        example: "Apple's CDN reports SWCERR00101 Bad HTTP Response: 403 Forbidden for this origin, while our own "
+            + "fetch got 200 in 0.3 s")
+
     public static let originRootOnly = FindingCode(
         .origin, "root_only", severity: .error,
         meaning: "/.well-known/apple-app-site-association fails but the legacy root path serves a file.",
@@ -119,8 +131,8 @@ extension FindingCode {
         example: "the root file lists ABCDE12345.com.example.old, .well-known does not")
 
     public static let originSlow = FindingCode(
-        .origin, "slow", severity: .warning,
-        meaning: "A complete answer took longer than the slow threshold (default 4 s).",
+        .origin, "slow", severity: .warning, escalatesTo: .error,
+        meaning: "A complete answer took longer than the slow threshold (default 4 s); an error past Apple's budget.",
         whyAppleCares: "Apple's fetcher is believed to give up near 5 s (SWCERR00301 Timeout).",
         fix: "Speed up the answer (cache the file, serve it statically); Apple gives up near 5 s.",
         example: "the answer took 4.6 s; Apple's fetcher gives up near 5 s (SWCERR00301 Timeout)")
