@@ -104,7 +104,8 @@ extension FindingCode {
         whyAppleCares: "A WAF or bot rule answers Apple's fetcher with 403, so Apple's CDN serves 404 while browsers "
             + "see the file.",
         fix: "Allow Apple's fetcher (user agent AASA-Bot/1.0.0) through your WAF or bot rules.",
-        example: "AASA-Bot/1.0.0 gets 403 while a plain client gets 200 (e.g. Cloudflare Bot Fight Mode)")
+        example: "Apple's fetcher (AASA-Bot/1.0.0) gets 403 while a plain client gets 200: a WAF or bot rule "
+            + "treats Apple differently (Cloudflare Bot Fight Mode is a known one)")
 
     public static let originAppleFailure = FindingCode(
         .origin, "apple_failure", severity: .error,
@@ -121,7 +122,8 @@ extension FindingCode {
         meaning: "/.well-known/apple-app-site-association fails but the legacy root path serves a file.",
         whyAppleCares: "Apple's CDN reads only the .well-known path; the root copy is never used.",
         fix: "Serve the file at /.well-known/apple-app-site-association; Apple reads only that path.",
-        example: ".well-known answers 404 while /apple-app-site-association serves a valid file")
+        example: "only the root path /apple-app-site-association serves a valid file, but Apple's CDN reads "
+            + "/.well-known/apple-app-site-association")
 
     public static let originRootDiffers = FindingCode(
         .origin, "root_differs", severity: .warning,
