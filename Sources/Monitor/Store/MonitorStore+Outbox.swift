@@ -26,6 +26,27 @@ extension MonitorStore {
         }
     }
 
+    /// Every delivery in the outbox, oldest first: for tests and diagnostics.
+    public func allDeliveries() async throws -> [OutboxDelivery] {
+        try await writer.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM outbox ORDER BY id").map(Self.delivery)
+        }
+    }
+
+    /// Makes every pending delivery to `webhook` due at `time`: its receiver just took a delivery, so the others
+    /// need not wait out a backoff that was sized for a receiver that was down. Returns how many were woken.
+    @discardableResult
+    public func wakeDeliveries(webhook: String, at time: Date) async throws -> Int {
+        try await writer.write { db in
+            try db.execute(
+                sql: """
+                    UPDATE outbox SET next_attempt_at = ? WHERE state = ? AND webhook = ? AND next_attempt_at > ?
+                    """,
+                arguments: [time, OutboxState.pending, webhook, time])
+            return db.changesCount
+        }
+    }
+
     /// When the earliest pending delivery is due, so the delivery loop can sleep until then.
     public func nextAttemptTime() async throws -> Date? {
         try await reader.nextAttemptTime()
@@ -94,7 +115,8 @@ extension MonitorStore {
 
     private static func delivery(_ row: Row) -> OutboxDelivery {
         OutboxDelivery(
-            id: row["id"], deliveryID: row["delivery_id"], eventID: row["event_id"], webhook: row["webhook"],
+            id: row["id"], state: OutboxState(rawValue: row["state"]) ?? .pending, deliveryID: row["delivery_id"],
+            eventID: row["event_id"], webhook: row["webhook"],
             eventJSON: row["event_json"], attempts: row["attempts"], firstAttemptAt: row["first_attempt_at"],
             nextAttemptAt: row["next_attempt_at"], lastStatus: row["last_status"], lastError: row["last_error"],
             createdAt: row["created_at"])

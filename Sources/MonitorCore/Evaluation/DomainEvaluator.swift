@@ -60,6 +60,7 @@ public enum DomainEvaluator {
             }
         }
         if let reason = cdnFacts?.appleFailureReason, findings.contains(where: { $0.has(.cdnMissing) }),
+            !answerPredates(cdnFacts, context.originSince, now: now),
             FindingCauses.originCause(of: reason, in: findings) == nil,
             let diagnosis = AppleDiagnosis.finding(reason: reason, wellKnown: wellKnown.facts)
         {
@@ -83,6 +84,13 @@ public enum DomainEvaluator {
             cdn: cdnFacts,
             diff: diff,
             documents: documents)
+    }
+
+    /// Whether Apple's cached answer is older than the origin's current meaning: then its failure reason is about
+    /// an origin that has since changed (fixed, usually), and the right advice is to wait for Apple's refresh.
+    static func answerPredates(_ cdn: CDNFacts?, _ originSince: Date?, now: Date) -> Bool {
+        guard let originSince, let age = cdn?.age else { return false }
+        return now.addingTimeInterval(-Double(age)) < originSince
     }
 
     /// The verdict of a set of findings, the first that applies: an error on the origin's `.well-known` (origin or

@@ -39,7 +39,7 @@ enum FindingCauses {
             } else if finding.source == .root, let primary {
                 result[index].causedBy = FindingCause(code: primary.code, source: primary.source)
             } else if let twin = sameProblemOnWellKnown(finding, in: result, context: context) {
-                result[index].causedBy = FindingCause(code: twin.code, source: .wellKnown)
+                result[index].causedBy = FindingCause(code: twin.code, source: .wellKnown, relation: .sameProblem)
             } else if finding.source == .cdn, finding.has(.cdnMissing) || finding.has(.cdnInvalid),
                 let cause = originCause(of: context.appleReason, in: result) ?? primary
             {
@@ -53,7 +53,7 @@ enum FindingCauses {
     static let failureOrder: [FindingCode] = [
         .originDNS, .originConnect, .originTimeout, .originTLSUntrusted, .originTLSExpired, .originTLSHostname,
         .originTLSProtocol, .originPrivateAddress, .originBotBlocked, .originAppleFailure, .originRedirect,
-        .originStatus, .originSlow, .originTooLarge,
+        .originStatus, .originSlow,
     ]
 
     /// The `.well-known` failure everything else follows from: the first of `failureOrder`, else the first error.
@@ -130,7 +130,7 @@ enum FindingCauses {
         for index in result.indices where result[index].source == .wellKnown {
             let finding = result[index]
             let copies = findings.filter {
-                $0.causedBy == FindingCause(code: finding.code, source: .wellKnown) && $0.code == finding.code
+                $0.causedBy == FindingCause(code: finding.code, source: .wellKnown, relation: .sameProblem)
                     && $0.subject == finding.subject
             }
             if !copies.isEmpty {

@@ -5,8 +5,8 @@ extension FindingCode {
     public static let origin: [FindingCode] = [
         .originDNS, .originConnect, .originTimeout, .originTLSUntrusted, .originTLSExpired, .originTLSHostname,
         .originTLSProtocol, .originFetch, .originTLSExpiring, .originRedirect, .originStatus, .originContentType,
-        .originBotBlocked, .originAppleFailure, .originRootOnly, .originRootDiffers, .originSlow,
-        .originPrivateAddress,
+        .originBotBlocked, .originRootOnly, .originRootDiffers, .originSlow, .originPrivateAddress,
+        .originAppleFailure,
     ]
 
     public static let originDNS = FindingCode(
@@ -107,16 +107,6 @@ extension FindingCode {
         example: "Apple's fetcher (AASA-Bot/1.0.0) gets 403 while a plain client gets 200: a WAF or bot rule "
             + "treats Apple differently (Cloudflare Bot Fight Mode is a known one)")
 
-    public static let originAppleFailure = FindingCode(
-        .origin, "apple_failure", severity: .error,
-        meaning: "Apple's CDN blames the origin (Apple-Failure-Reason) and nothing this monitor observed explains it.",
-        whyAppleCares: "Apple's fetcher is the only client whose view counts; a geo or IP rule, or an origin slow "
-            + "only for Apple's network, is invisible to other clients but breaks every device.",
-        fix: "Make the file answer Apple's network (AASA-Bot/1.0.0, from anywhere) quickly with 200; check geo and "
-            + "IP rules.",
-        example: "Apple's CDN reports SWCERR00101 Bad HTTP Response: 403 Forbidden for this origin, while our own "
-            + "fetch got 200 in 0.3 s")
-
     public static let originRootOnly = FindingCode(
         .origin, "root_only", severity: .error,
         meaning: "/.well-known/apple-app-site-association fails but the legacy root path serves a file.",
@@ -134,7 +124,9 @@ extension FindingCode {
 
     public static let originSlow = FindingCode(
         .origin, "slow", severity: .warning, escalatesTo: .error,
-        meaning: "A complete answer took longer than the slow threshold (default 4 s); an error past Apple's budget.",
+        meaning:
+            "A complete answer took longer than 4 s (a warning), or longer than Apple's fetch budget "
+            + "(`http.apple_budget`, default 5 s: an error, the verdict is origin_broken).",
         whyAppleCares: "Apple's fetcher is believed to give up near 5 s (SWCERR00301 Timeout).",
         fix: "Speed up the answer (cache the file, serve it statically); Apple gives up near 5 s.",
         example: "the answer took 4.6 s; Apple's fetcher gives up near 5 s (SWCERR00301 Timeout)")
@@ -145,4 +137,15 @@ extension FindingCode {
         whyAppleCares: "Apple's CDN refuses private and reserved addresses (SWCERR00202).",
         fix: "Make the domain resolve to a public address Apple's CDN can reach.",
         example: "the name resolves to 10.0.0.5, a private or reserved address Apple refuses (SWCERR00202)")
+
+    public static let originAppleFailure = FindingCode(
+        .origin, "apple_failure", severity: .error,
+        meaning:
+            "Apple's CDN has no copy and its Apple-Failure-Reason blames the origin (a bad status, a timeout, a "
+            + "private address, bad content), although nothing we observed explains it.",
+        whyAppleCares:
+            "Apple's fetcher is the only client whose view counts; it comes from Apple's network with its own user "
+            + "agent, so a geo or IP firewall, or an origin slow for Apple only, is invisible to other clients.",
+        fix: "Do what Apple's reason says: allow Apple's network and AASA-Bot/1.0.0, make the file answer fast.",
+        example: "Apple's CDN reports SWCERR00301 Timeout: our own fetch got 200 in 3.1 s; Apple gave up")
 }

@@ -57,18 +57,33 @@ public struct ReportFinding: Sendable, Hashable, Codable {
     }
 }
 
-/// The finding another one follows from: its code and where it was seen (`caused_by` in JSON).
+/// The finding another one follows from: its code, where it was seen, and how they relate (`caused_by` in JSON:
+/// `{"code": …, "source": …, "relation": "consequence" | "same_problem"}`).
 public struct FindingCause: Sendable, Hashable, Codable {
-    public var code: String
-    public var source: FindingSource
-
-    public init(code: String, source: FindingSource) {
-        self.code = code
-        self.source = source
+    public enum Relation: String, Sendable, Hashable, Codable {
+        /// This finding follows from the cause (a root-path 404 while `.well-known` fails, Apple's miss).
+        case consequence
+        /// The same problem seen on another copy or source: one problem, shown where it was seen.
+        case sameProblem = "same_problem"
     }
 
-    /// `origin.bot_blocked on origin.well-known`, for text output.
-    public var text: String { "\(code) on \(source.rawValue)" }
+    public var code: String
+    public var source: FindingSource
+    public var relation: Relation
+
+    public init(code: String, source: FindingSource, relation: Relation = .consequence) {
+        self.code = code
+        self.source = source
+        self.relation = relation
+    }
+
+    /// One line for text output under the finding.
+    public var text: String {
+        switch relation {
+        case .consequence: "because of \(code) on \(source.rawValue): no alert of its own"
+        case .sameProblem: "the same problem as on \(source.rawValue): one alert"
+        }
+    }
 }
 
 /// What makes two findings "the same problem" across checks: an alert is one (domain, code, source, subject).

@@ -63,18 +63,15 @@ struct EvaluatorCodeCoverageTests {
                         status: 200, headers: [HeaderField(name: "Content-Type", value: "text/plain")],
                         body: Array(F.document.utf8))))),
         scenario(.originBotBlocked, F.observation(wellKnown: F.status(403), plain: F.json(F.document))),
-        scenario(
-            .originAppleFailure,
-            F.observation(
-                cdn: F.status(
-                    404,
-                    headers: [
-                        HeaderField(name: "Apple-Failure-Reason", value: "SWCERR00101 Bad HTTP Response: 403 Forbidden")
-                    ]))),
         scenario(.originRootOnly, F.observation(wellKnown: F.status(404), root: F.json(F.document))),
         scenario(.originRootDiffers, F.observation(root: F.json(F.olderDocument))),
         scenario(.originSlow, F.observation { $0.wellKnown.totalSeconds = 4.5 }),
         scenario(.originPrivateAddress, F.observation { $0.wellKnown.primaryIP = "10.1.2.3" }),
+        scenario(
+            .originAppleFailure,
+            F.observation(
+                cdn: F.status(404, headers: [HeaderField(name: "Apple-Failure-Reason", value: "SWCERR00301 Timeout")]))
+        ),
     ]
 
     static let bodyScenarios: [Scenario] = [
