@@ -140,7 +140,9 @@ let package = Package(
             dependencies: ["HTTPEngine", "TestSupport"],
             swiftSettings: strict
         ),
-        .testTarget(name: "AASATests", dependencies: ["AASA"], swiftSettings: strict),
+        // The real-world corpus (Tests/AASATests/Resources/corpus, with its provenance) travels with the tests.
+        .testTarget(
+            name: "AASATests", dependencies: ["AASA"], resources: [.copy("Resources/corpus")], swiftSettings: strict),
         .testTarget(
             name: "MonitorCoreTests", dependencies: ["MonitorCore", "AASA", "TestSupport"], swiftSettings: strict),
         .testTarget(

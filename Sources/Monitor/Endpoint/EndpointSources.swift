@@ -5,7 +5,7 @@ public struct EndpointSources: Sendable {
     public var metrics: @Sendable () async throws -> MetricsSnapshot
     /// Whether the daemon is making progress, asked on every request to `/healthz`.
     public var health: @Sendable () async -> HealthCheck
-    /// The body of `/status`: the JSON document of `status --json` (json-output.md), already encoded.
+    /// The body of `/status`: the JSON document of `status --json` (`StatusSnapshot`), already encoded.
     public var status: @Sendable () async throws -> [UInt8]
 
     /// Creates the sources.

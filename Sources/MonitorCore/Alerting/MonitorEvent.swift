@@ -6,7 +6,7 @@ import Foundation
 /// Written to the outbox in the same transaction as the state change that caused it, then rendered per webhook
 /// (`WebhookPayload`). `id` is stable: every delivery and retry of this event carries it.
 public struct MonitorEvent: Sendable, Hashable, Codable {
-    /// The event kinds; raw values are the `type` field of every webhook format (json-output.md).
+    /// The event kinds; raw values are the `type` field of every webhook format, never renamed.
     public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
         case alertFiring = "alert.firing"
         case alertResolved = "alert.resolved"

@@ -89,7 +89,7 @@ public struct OpenFinding: Sendable, Hashable, Codable {
         self.since = since
     }
 
-    /// What makes two findings of one domain the same problem across checks (check-codes.md, "Alert identity").
+    /// What makes two findings of one domain the same problem across checks: code, source and subject.
     public struct Key: Sendable, Hashable, Codable, Comparable {
         public var code: String
         public var source: FindingSource

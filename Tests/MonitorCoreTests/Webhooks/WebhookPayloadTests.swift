@@ -30,7 +30,7 @@ struct WebhookPayloadTests {
         #expect(text.contains("日本語"))
     }
 
-    @Test("the standard body carries every field of json-output.md, with the message byte for byte")
+    @Test("the standard body carries every documented field, with the message byte for byte")
     func standardFields() throws {
         let json = try Self.parse(
             WebhookPayload.render(event: Self.event(), format: .standard, deliveryID: "msg_abc"))
