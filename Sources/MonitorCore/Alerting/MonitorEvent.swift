@@ -14,6 +14,9 @@ public struct MonitorEvent: Sendable, Hashable, Codable {
         case cdnPropagated = "cdn.propagated"
         /// One message for people about a domain's check (chat formats only): see `IncidentDigest`.
         case incident
+        /// A condition of the monitor itself started or ended (`MonitorConditions`); `domain` is empty.
+        case monitorFiring = "monitor.firing"
+        case monitorResolved = "monitor.resolved"
         case test
     }
 

@@ -58,6 +58,9 @@ public enum WebhookEvent: String, Sendable, Hashable, CaseIterable, Comparable {
     case alertResolved = "alert.resolved"
     case originChanged = "origin.changed"
     case cdnPropagated = "cdn.propagated"
+    /// The monitor's own conditions (`monitor.cdn_unreachable`, `monitor.network`), starting and ending.
+    case monitorFiring = "monitor.firing"
+    case monitorResolved = "monitor.resolved"
 
     public static func < (lhs: WebhookEvent, rhs: WebhookEvent) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!

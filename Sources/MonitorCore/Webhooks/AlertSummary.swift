@@ -30,13 +30,16 @@ struct AlertSummary {
         case .originChanged: status = "📝 Origin changed"
         case .cdnPropagated: status = "📦 CDN caught up"
         case .incident: status = "🔔 Incident"
+        case .monitorFiring: status = "🛑 Monitor"
+        case .monitorResolved: status = "✅ Monitor recovered"
         case .test: status = "🧪 Test"
         }
-        title = "\(status) — \(event.domain): \(event.code)"
+        title = "\(status) — \(event.domain.isEmpty ? "aasa-monitor itself" : event.domain): \(event.code)"
         message = event.message
         appleReason = Self.appleReason(in: event.detail)
         advice = event.type == .alertFiring ? FixAdvice.text(for: event.code) : nil
-        var facts: [(label: String, value: String)] = [("Domain", event.domain), ("Code", event.code)]
+        var facts: [(label: String, value: String)] = [("Code", event.code)]
+        if !event.domain.isEmpty { facts.insert(("Domain", event.domain), at: 0) }
         facts.append(("Severity", event.severity.rawValue))
         if let source = event.source { facts.append(("Source", source.rawValue)) }
         if !event.subject.isEmpty { facts.append(("Subject", event.subject)) }
