@@ -80,7 +80,9 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ],
-            swiftSettings: strict
+            swiftSettings: strict,
+            // libcrypt (libxcrypt, part of libc6-dev) verifies the bcrypt and SHA-crypt hashes of basic_auth_file.
+            linkerSettings: [.linkedLibrary("crypt")]
         ),
         .executableTarget(
             name: "aasa-monitor",
