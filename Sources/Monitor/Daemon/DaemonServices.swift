@@ -87,7 +87,8 @@ struct DaemonServices {
             },
             domainPage: { name in
                 let configured = await runtime.configuration.domains.contains { $0.name == name }
-                return try await StatusPageReader(store: store.reader).domain(name, now: clock(), configured: configured)
+                return try await StatusPageReader(store: store.reader).domain(
+                    name, now: clock(), configured: configured)
             },
             basicAuth: { await runtime.configuration.endpoint.basicAuth })
     }

@@ -85,14 +85,17 @@ enum DomainPageHTML {
         html.raw("<p>")
         html.text(
             "Apple's copy (\(diff.hashA)) differs from the origin's file (\(diff.hashB))"
-                + (diff.canChangeBehavior ? "; devices behave differently until Apple catches up:" : " only in "
-                    + "ways that do not change what devices do:"))
+                + (diff.canChangeBehavior
+                    ? "; devices behave differently until Apple catches up:"
+                    : " only in "
+                        + "ways that do not change what devices do:"))
         html.raw("</p><ul>")
         for change in diff.changes {
             html.raw("<li><code>")
             html.text(change.path)
             html.raw("</code> ")
-            html.text("\(change.kind.rawValue): \(change.summary)" + (change.affectsBehavior ? "" : " (no behaviour change)"))
+            html.text(
+                "\(change.kind.rawValue): \(change.summary)" + (change.affectsBehavior ? "" : " (no behaviour change)"))
             html.raw("</li>")
         }
         html.raw("</ul>")

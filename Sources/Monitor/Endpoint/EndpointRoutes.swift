@@ -22,7 +22,7 @@ enum EndpointRoutes {
         router.add(middleware: BasicAuthMiddleware(users: sources.basicAuth))
         router.get("/") { _, _ in
             do {
-                return response(.ok, contentType: htmlContentType, body: StatusPageHTML.render(try await sources.overview()))
+                return response(.ok, contentType: htmlContentType, body: try await sources.overview().html())
             } catch {
                 return failure("status page", error: error, logger: logger)
             }
@@ -35,7 +35,7 @@ enum EndpointRoutes {
                         .notFound, contentType: "text/plain; charset=utf-8",
                         body: Array("\(name.prefix(253)) is not a configured domain\n".utf8))
                 }
-                return response(.ok, contentType: htmlContentType, body: DomainPageHTML.render(page))
+                return response(.ok, contentType: htmlContentType, body: page.html())
             } catch {
                 return failure("domain page", error: error, logger: logger)
             }

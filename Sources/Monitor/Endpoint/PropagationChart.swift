@@ -73,8 +73,7 @@ enum PropagationChart {
         html.raw("</figcaption></figure>")
     }
 
-    private static func label(_ text: String, x: Double, y: Double, anchor: StaticString, into html: inout HTMLWriter)
-    {
+    private static func label(_ text: String, x: Double, y: Double, anchor: StaticString, into html: inout HTMLWriter) {
         html.raw(#"<text x=""#)
         html.text(number(x))
         html.raw(#"" y=""#)

@@ -32,6 +32,16 @@ public struct DomainPage: Sendable {
     public var propagations: [Propagation]
 }
 
+extension StatusPage {
+    /// The page as HTML.
+    public func html() -> String { StatusPageHTML.render(self) }
+}
+
+extension DomainPage {
+    /// The page as HTML.
+    public func html() -> String { DomainPageHTML.render(self) }
+}
+
 extension AlertStatus {
     /// Pending, firing or resolving: an alert a person may have to act on.
     var isOpen: Bool { state != nil && state != "resolved" }

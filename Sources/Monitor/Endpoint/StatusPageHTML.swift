@@ -84,7 +84,8 @@ enum StatusPageHTML {
             html.time(status?.certificate.notAfter, now: page.now)
             html.raw(#"</td><td data-label="Open alerts">"#)
             let open = status?.alerts.filter(\.isOpen) ?? []
-            html.text(open.isEmpty ? "none" : open.map { "\($0.code) (\($0.state ?? "unknown"))" }.joined(separator: ", "))
+            html.text(
+                open.isEmpty ? "none" : open.map { "\($0.code) (\($0.state ?? "unknown"))" }.joined(separator: ", "))
             html.raw("</td></tr>")
         }
         html.raw("</tbody></table></section>")

@@ -3,14 +3,18 @@ import Foundation
 import MonitorCore
 
 /// Reads what the status pages show from the store, through `StatusReader` and `StoreReader` only.
-struct StatusPageReader: Sendable {
+public struct StatusPageReader: Sendable {
     /// The newest timeline events a domain page lists.
     static let timelineLimit = 200
 
     let store: StoreReader
 
+    public init(store: StoreReader) {
+        self.store = store
+    }
+
     /// The overview: one read of every configured domain's state, so its cost is linear in the domains.
-    func overview(now: Date, configured: [String], lastCycle: Date?) async throws -> StatusPage {
+    public func overview(now: Date, configured: [String], lastCycle: Date?) async throws -> StatusPage {
         let snapshot = try await StatusReader(store: store).snapshot(now: now, domains: configured)
         let byName = Dictionary(snapshot.domains.map { ($0.domain, $0) }, uniquingKeysWith: { first, _ in first })
         let monitorAlerts = try await store.alertStates().filter { $0.identity.code.hasPrefix("monitor.") }.map {
@@ -27,7 +31,7 @@ struct StatusPageReader: Sendable {
     }
 
     /// One domain's page, or `nil` when the domain is not configured.
-    func domain(_ name: String, now: Date, configured: Bool) async throws -> DomainPage? {
+    public func domain(_ name: String, now: Date, configured: Bool) async throws -> DomainPage? {
         guard configured else { return nil }
         let state = try await store.domainState(name)
         var status: DomainStatus?

@@ -18,7 +18,8 @@ import Yams
 public enum ConfigurationLoader {
     /// The top-level keys, in the order the documented example explains them.
     static let topLevelKeys = [
-        "state_dir", "interval", "listen", "endpoint", "http", "tls", "cdn", "retention", "alerts", "webhooks", "domains",
+        "state_dir", "interval", "listen", "endpoint", "http", "tls", "cdn", "retention", "alerts", "webhooks",
+        "domains",
     ]
 
     /// The configuration `text` describes, or every problem in it.
