@@ -46,12 +46,14 @@ struct HeadlessChromium {
             arguments: common + ["--log-net-log=\(netLog)", "--dump-dom", url], binary: binary)
         let status = try await dump.waitForExit(timeout: .seconds(60))
         #expect(status == 0, "chromium --dump-dom: \(dump.standardError.suffix(2000))")
-        return Load(dom: dump.standardOutput, pageRequests: try Self.pageRequests(netLog: netLog))
+        let components = try #require(URLComponents(string: url))
+        let site = "\(components.scheme ?? "http")://\(components.host ?? "")"
+        return Load(dom: dump.standardOutput, pageRequests: try Self.pageRequests(netLog: netLog, site: site))
     }
 
-    /// The URLs of requests made for a page: the net log's `URL_REQUEST_START_JOB` events with a network isolation
-    /// key (the browser's own background requests have `null null`).
-    static func pageRequests(netLog path: String) throws -> [String] {
+    /// The URLs of requests made for a page of `site`: the net log's `URL_REQUEST_START_JOB` events whose network
+    /// isolation key is that site (the browser's own background requests have `null null` or Google's site).
+    static func pageRequests(netLog path: String, site: String) throws -> [String] {
         var data = try Data(contentsOf: URL(fileURLWithPath: path))
         // The browser may stop before closing the JSON (the format allows a missing "]}").
         if (try? JSONSerialization.jsonObject(with: data)) == nil {
@@ -68,7 +70,7 @@ struct HeadlessChromium {
         return events.compactMap { event in
             guard event["type"] as? Int == startJob, let parameters = event["params"] as? [String: Any],
                 let url = parameters["url"] as? String,
-                let key = parameters["network_isolation_key"] as? String, key != "null null"
+                let key = parameters["network_isolation_key"] as? String, key.hasPrefix(site + " ")
             else { return nil }
             return url
         }

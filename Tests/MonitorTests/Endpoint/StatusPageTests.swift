@@ -1,5 +1,5 @@
-import Foundation
 import AASA
+import Foundation
 import HTTPEngine
 import Monitor
 import MonitorCore
