@@ -12,8 +12,10 @@ import MonitorCore
 // `/metrics` renders a snapshot of n domains; `/status` and `/` read n domain states from an in-memory store
 // (one recorded check each, every fifth domain with a finding) and encode or render them, as the daemon does per
 // request. `/domains/NAME` renders one domain with 1,000 propagations. CPU time is the process's (the work is
-// single-threaded), the median of `--runs` runs. Usage: endpoint-benchmark [--runs N] [--sizes 500,1000]
+// single-threaded), the median of `--runs` runs. `--html DIR` also writes the pages it rendered (overview.html of
+// the smallest size, domain.html), to look at. Usage: endpoint-benchmark [--runs N] [--sizes 500,1000] [--html DIR]
 var runs = 5
+var htmlDirectory: String?
 var sizes = [500, 1_000, 2_000, 4_000]
 var remaining = CommandLine.arguments.dropFirst()
 while let flag = remaining.popFirst() {
@@ -21,6 +23,7 @@ while let flag = remaining.popFirst() {
     switch flag {
     case "--runs": runs = Int(value) ?? runs
     case "--sizes": sizes = value.split(separator: ",").compactMap { Int($0) }
+    case "--html": htmlDirectory = value
     default:
         FileHandle.standardError.write(Data("unknown option \(flag)\n".utf8))
         exit(2)
@@ -100,6 +103,16 @@ for size in sizes {
             format: "%7d | %11.1f | %10.1f | %4.1f | %4d | %.1f", size, metricsTime.milliseconds,
             statusTime.milliseconds, pageTime.milliseconds, pageTime.bytes / 1_024,
             pageTime.milliseconds * 1_000 / Double(size)))
+    if let htmlDirectory, size == sizes.min() {
+        let page = try await StatusPageReader(store: store.reader).overview(
+            now: start, configured: names, lastCycle: start)
+        try page.html().write(toFile: htmlDirectory + "/overview.html", atomically: true, encoding: .utf8)
+    }
+    if let htmlDirectory {
+        let page = try await StatusPageReader(store: store.reader).domain(
+            "one.bench.example", now: start, configured: true)
+        try page?.html().write(toFile: htmlDirectory + "/domain.html", atomically: true, encoding: .utf8)
+    }
     try store.close()
 }
 
@@ -129,4 +142,9 @@ print(
     String(
         format: "/domains/NAME with 1,000 propagations: %.1f ms, %d KB", domainTime.milliseconds,
         domainTime.bytes / 1_024))
+if let htmlDirectory {
+    let page = try await StatusPageReader(store: store.reader).domain(
+        "one.bench.example", now: start, configured: true)
+    try page?.html().write(toFile: htmlDirectory + "/domain.html", atomically: true, encoding: .utf8)
+}
 try store.close()

@@ -3,6 +3,7 @@ import MonitorCore
 
 /// The propagation delays of one domain as an inline SVG line chart, drawn on the server: no script, no image
 /// file, nothing loaded. Time runs left to right over the retained history; the delay grows upwards from 0.
+/// Colours are presentation attributes (allowed by the CSP, unlike `style=`), so the chart reads without CSS.
 enum PropagationChart {
     static let width = 640.0
     static let height = 220.0
@@ -31,7 +32,7 @@ enum PropagationChart {
         html.text("\(Int(width)) \(Int(height))")
         html.raw(#"" role="img" aria-label=""#)
         html.text("propagation delays of \(points.count) origin changes, at most \(DurationText.compact(maximum))")
-        html.raw(#""><line class="axis" x1=""#)
+        html.raw(##""><line class="axis" stroke="#6e7781" x1=""##)
         html.text(number(left))
         html.raw(#"" y1=""#)
         html.text(number(top))
@@ -39,7 +40,7 @@ enum PropagationChart {
         html.text(number(left))
         html.raw(#"" y2=""#)
         html.text(number(height - bottom))
-        html.raw(#""/><line class="axis" x1=""#)
+        html.raw(##""/><line class="axis" stroke="#6e7781" x1=""##)
         html.text(number(left))
         html.raw(#"" y1=""#)
         html.text(number(height - bottom))
@@ -53,12 +54,12 @@ enum PropagationChart {
         label(first.at.rfc3339, x: left, y: height - 8, anchor: "start", into: &html)
         if span > 0 { label(last.at.rfc3339, x: width - right, y: height - 8, anchor: "end", into: &html) }
         if points.count > 1 {
-            html.raw(#"<polyline class="line" points=""#)
+            html.raw(##"<polyline class="line" fill="none" stroke="#0969da" stroke-width="2" points=""##)
             html.text(points.map { "\(number(x($0))),\(number(y($0)))" }.joined(separator: " "))
             html.raw(#""/>"#)
         }
         for point in points {
-            html.raw(#"<circle class="dot" r="3" cx=""#)
+            html.raw(##"<circle class="dot" fill="#0969da" r="3" cx=""##)
             html.text(number(x(point)))
             html.raw(#"" cy=""#)
             html.text(number(y(point)))
@@ -74,7 +75,7 @@ enum PropagationChart {
     }
 
     private static func label(_ text: String, x: Double, y: Double, anchor: StaticString, into html: inout HTMLWriter) {
-        html.raw(#"<text x=""#)
+        html.raw(#"<text font-size="12" fill="currentColor" x=""#)
         html.text(number(x))
         html.raw(#"" y=""#)
         html.text(number(y))

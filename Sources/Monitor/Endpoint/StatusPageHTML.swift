@@ -83,12 +83,24 @@ enum StatusPageHTML {
             html.raw(#"</td><td data-label="Certificate expires">"#)
             html.time(status?.certificate.notAfter, now: page.now)
             html.raw(#"</td><td data-label="Open alerts">"#)
-            let open = status?.alerts.filter(\.isOpen) ?? []
-            html.text(
-                open.isEmpty ? "none" : open.map { "\($0.code) (\($0.state ?? "unknown"))" }.joined(separator: ", "))
+            html.text(openAlerts(status?.alerts ?? []))
             html.raw("</td></tr>")
         }
         html.raw("</tbody></table></section>")
+    }
+
+    /// `origin.dns firing ×2, cdn.stale pending`: one entry per code and state, sources counted.
+    static func openAlerts(_ alerts: [AlertStatus]) -> String {
+        var counts: [String: Int] = [:]
+        var order: [String] = []
+        for alert in alerts where alert.isOpen {
+            let key = "\(alert.code) \(alert.state ?? "unknown")"
+            if counts[key] == nil { order.append(key) }
+            counts[key, default: 0] += 1
+        }
+        guard !order.isEmpty else { return "none" }
+        return order.map { counts[$0, default: 1] > 1 ? "\($0) ×\(counts[$0, default: 1])" : $0 }.joined(
+            separator: ", ")
     }
 
     /// The origin's side in a few words: its worst open finding, or that it serves a valid file.
