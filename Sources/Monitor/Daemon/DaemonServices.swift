@@ -1,6 +1,7 @@
 import Foundation
 import HTTPEngine
 import Logging
+import MonitorCore
 import ServiceLifecycle
 import UnixSignals
 
@@ -85,7 +86,9 @@ struct DaemonServices {
                 return try await StatusPageReader(store: store.reader).overview(
                     now: clock(), configured: configured, lastCycle: await runtime.lastTick)
             },
-            domainPage: { name in
+            domainPage: { raw in
+                // `/domains/Shop.Example` and the U-label find the configured A-label.
+                let name = (try? DomainName.normalize(raw)) ?? raw
                 let configured = await runtime.configuration.domains.contains { $0.name == name }
                 return try await StatusPageReader(store: store.reader).domain(
                     name, now: clock(), configured: configured)
