@@ -132,12 +132,13 @@ struct StatusPageBrowserTests {
     func basicAuth() async throws {
         let fixture = try DaemonFixture()
         let world = World()
+        let htpasswd = fixture.directory + "/htpasswd"
         // `htpasswd -B` (bcrypt) and `openssl passwd -5` (SHA-256-crypt) entries for the password "letmein".
         try """
         release:$2y$05$0123456789abcdefghijkevoiCzwC7NWXkkY7c91.yFbkKTS/jlF2
         ops:$5$0123456789abcdef$D1jD61i8NxW2Vdbrioh2aL4ydm2gB0/rRjCiljBJJUA
 
-        """.write(toFile: fixture.directory + "/htpasswd", atomically: true, encoding: .utf8)
+        """.write(toFile: htpasswd + ".ready", atomically: true, encoding: .utf8)
         try await withFixtureServer(certificate: .valid(for: "*.origin.test"), routes: world.originRoutes()) { origin in
             try await withFixtureServer(certificate: .valid(for: "cdn.test"), routes: world.cdnRoutes()) { cdn in
                 let ca = try writeCABundle([origin, cdn], tag: "auth")
@@ -145,6 +146,12 @@ struct StatusPageBrowserTests {
                 try fixture.writeConfiguration(
                     domains: [Self.ready], origin: origin, cdn: cdn, caFile: ca,
                     extra: "endpoint:\n  basic_auth_file: htpasswd\n")
+                // A missing file is a configuration error naming file, line and key, and the daemon does not start.
+                let check = try await MonitorBinary.run(["config", "check", "--config", fixture.configPath])
+                #expect(check.status == 1)
+                #expect(check.error.contains("endpoint.basic_auth_file: cannot read \(htpasswd)"), "\(check.error)")
+                #expect(check.error.contains("config.yml:"), "\(check.error)")
+                try FileManager.default.moveItem(atPath: htpasswd + ".ready", toPath: htpasswd)
                 let daemon = try fixture.startDaemon()
                 try await daemon.waitForLog("endpoint listening")
                 let base = "http://\(try Self.listenAddress(daemon))"
