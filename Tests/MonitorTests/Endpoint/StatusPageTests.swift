@@ -99,4 +99,37 @@ struct StatusPageTests {
             #expect(try await get("/healthz").status == 200)
         }
     }
+
+    @Test("a domain page shows how Apple's copy differs from the origin's file, by meaning")
+    func difference() async throws {
+        let store = try await MonitorStore.inMemory()
+        defer { try? store.close() }
+        let app = "9JA89QQLNQ.com.example.shop"
+        let before = #"{"applinks":{"details":[{"appIDs":["\#(app)"],"components":[{"/":"/buy/*"}]}]}}"#
+        let after =
+            #"{"applinks":{"details":[{"appIDs":["\#(app)"],"components":[{"/":"/buy/gift*","exclude":true},{"/":"/buy/*"}]}]}}"#
+        try await store.record(
+            report: DomainReport(
+                domain: "stale.example", checkedAt: Self.now, durationSeconds: 0.5, verdict: .cdnStale, findings: [],
+                origin: OriginFacts(
+                    wellKnown: LocationFacts(
+                        url: "https://stale.example/.well-known/apple-app-site-association", status: 200,
+                        canonicalHash: "sha256:new"),
+                    plainStatus: 404, root: nil),
+                cdn: CDNFacts(
+                    url: "https://app-site-association.cdn-apple.com/a/v1/stale.example", status: 200,
+                    canonicalHash: "sha256:old"),
+                diff: nil, documents: ["sha256:new": after, "sha256:old": before]))
+        let page = try #require(
+            try await StatusPageReader(store: store.reader).domain("stale.example", now: Self.now, configured: true))
+        let difference = try #require(page.difference, "\(page.differenceNote ?? "")")
+        #expect(!difference.sameMeaning)
+        #expect(difference.canChangeBehavior)
+        let html = page.html()
+        #expect(html.contains("devices behave differently until Apple catches up"))
+        for change in difference.changes {
+            #expect(html.contains(change.kind.rawValue))
+        }
+        #expect(!difference.changes.isEmpty)
+    }
 }
