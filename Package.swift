@@ -76,6 +76,9 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 // For the bound address of the endpoint's channel (port 0 in tests).
                 .product(name: "NIOCore", package: "swift-nio"),
+                // To check that a configured CA file holds PEM certificates before anything relies on it.
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
             ],
             swiftSettings: strict,
             // libcrypt (libxcrypt, part of libc6-dev) verifies the bcrypt and SHA-crypt hashes of basic_auth_file.

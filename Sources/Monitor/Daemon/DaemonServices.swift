@@ -42,8 +42,7 @@ struct DaemonServices {
         }
         services.append(
             DeliveryService(
-                runtime: runtime, store: store, sender: WebhookSender(engine: engine),
-                logger: Logger(label: "delivery"), clock: clock))
+                runtime: runtime, store: store, transport: engine, logger: Logger(label: "delivery"), clock: clock))
         // Shutdown runs in reverse order: the scheduler, last in the list, stops first and finishes its checks.
         services.append(scheduler)
         // The group's own logger stays at notice: at debug it prints every service's properties.

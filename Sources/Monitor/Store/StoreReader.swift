@@ -129,7 +129,8 @@ public final class StoreReader: Sendable {
     /// When the next waiting delivery is due, or `nil` when none waits.
     public func nextAttemptTime() async throws -> Date? {
         try await database.read { db in
-            try Date.fetchOne(db, sql: "SELECT min(next_attempt_at) FROM outbox WHERE state = 'pending'")
+            try Date.fetchOne(
+                db, sql: "SELECT min(next_attempt_at) FROM outbox WHERE state = ?", arguments: [OutboxState.pending])
         }
     }
 
@@ -139,11 +140,12 @@ public final class StoreReader: Sendable {
                 db,
                 sql: """
                     SELECT
-                      COUNT(*) FILTER (WHERE state = 'pending' AND attempts = 0) AS pending,
-                      COUNT(*) FILTER (WHERE state = 'pending' AND attempts > 0) AS retrying,
-                      COUNT(*) FILTER (WHERE state = 'dead') AS dead
+                      COUNT(*) FILTER (WHERE state = :pending AND attempts = 0) AS pending,
+                      COUNT(*) FILTER (WHERE state = :pending AND attempts > 0) AS retrying,
+                      COUNT(*) FILTER (WHERE state = :dead) AS dead
                     FROM outbox
-                    """)
+                    """,
+                arguments: ["pending": OutboxState.pending, "dead": OutboxState.dead])
             return OutboxCounts(pending: row?["pending"] ?? 0, retrying: row?["retrying"] ?? 0, dead: row?["dead"] ?? 0)
         }
     }

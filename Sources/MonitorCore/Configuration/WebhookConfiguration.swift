@@ -19,6 +19,9 @@ public struct WebhookConfiguration: Sendable, Hashable, CustomStringConvertible 
     /// An extra trust anchor for this receiver only (an internal CA); the probe's `http.ca_file` never applies to
     /// webhooks.
     public var caFile: String?
+    /// Whether the URL may name a link-local or private address such as a cloud metadata service
+    /// (`allow_private`, default false): a webhook there would post alerts to, or probe, the machine's own network.
+    public var allowPrivate: Bool = false
 
     public init(
         name: String, url: String, format: WebhookFormat = .standard, secret: WebhookSecret? = nil,
