@@ -56,7 +56,7 @@ func report(domain: String, index: Int, at date: Date) -> DomainReport {
         index % 5 == 0
         ? [
             ReportFinding(
-                code: "aasa.appid_format", severity: .warning, source: .wellKnown,
+                code: .aasaAppIDFormat, severity: .warning, source: .wellKnown,
                 message: "app ID \"<script>alert(\(index))</script>\" is not TEAMID.bundle.id")
         ] : []
     return DomainReport(

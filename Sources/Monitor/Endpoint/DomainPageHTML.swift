@@ -62,6 +62,13 @@ enum DomainPageHTML {
             html.time(finding.since, now: now)
             html.raw("</p><p class=\"message\">")
             html.text(finding.message)
+            if let code = FindingCode(id: finding.code) {
+                // The registry's texts, as `aasa-monitor explain CODE` prints them.
+                html.raw("</p><p><em>Meaning:</em> ")
+                html.text(code.meaning)
+                html.raw("</p><p><em>Why Apple cares:</em> ")
+                html.text(code.whyAppleCares)
+            }
             html.raw("</p><p><em>What to do:</em> ")
             html.text(FixAdvice.text(for: finding.code))
             html.raw("</p></div>")

@@ -10,7 +10,7 @@ extension ConfigurationBuilder {
             let file = resolvedPath(written)
             let text: String
             do {
-                text = try readFile(file)
+                text = try surroundings.readFile(file)
             } catch {
                 reader.report(
                     "cannot read \(file): \(error); create it with `htpasswd -B -c \(file) USER`", at: value,

@@ -20,9 +20,9 @@ struct StatusPageTests {
             report: DomainReport(
                 domain: "shop.example", checkedAt: Self.now, durationSeconds: 0.5, verdict: .originBroken,
                 findings: [
-                    ReportFinding(code: "origin.status", severity: .error, source: .wellKnown, message: Self.hostile),
+                    ReportFinding(code: .originStatus, severity: .error, source: .wellKnown, message: Self.hostile),
                     ReportFinding(
-                        code: "origin.bot_blocked", severity: .warning, source: .wellKnown,
+                        code: .originBotBlocked, severity: .warning, source: .wellKnown,
                         message: String(repeating: "a", count: 50_000)),
                 ],
                 origin: OriginFacts(
@@ -79,7 +79,8 @@ struct StatusPageTests {
             let html = String(decoding: response.body, as: UTF8.self)
             #expect(html.contains("&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;\\x1b[2J &amp; &#39;q&#39;"))
             #expect(!html.contains("<script"))
-            #expect(html.contains(FixAdvice.text(for: "origin.status")))
+            #expect(html.contains(Self.htmlEscaped(FindingCode.originStatus.fix)))
+            #expect(html.contains(Self.htmlEscaped(FindingCode.originStatus.meaning)))
             #expect(html.contains("No propagation recorded yet"))
             // A 50 KB message is cut, with its length.
             #expect(html.contains("… (50000 bytes)"))
@@ -131,5 +132,12 @@ struct StatusPageTests {
             #expect(html.contains(change.kind.rawValue))
         }
         #expect(!difference.changes.isEmpty)
+    }
+
+    /// `text` as the page writes it: the registry's texts may hold `&`, quotes and angle brackets.
+    static func htmlEscaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+            .replacingOccurrences(of: "'", with: "&#39;")
     }
 }
