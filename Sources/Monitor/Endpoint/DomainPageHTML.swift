@@ -7,8 +7,8 @@ import MonitorCore
 enum DomainPageHTML {
     static func render(_ page: DomainPage) -> String {
         var html = HTMLWriter()
-        html.pageStart(title: "\(page.domain): aasa-monitor")
-        html.raw("<p><a href=\"/\">← all domains</a></p><header><h1>")
+        html.pageStart(title: "\(page.domain): aasa-monitor", root: "../")
+        html.raw("<p><a href=\"../\">← all domains</a></p><header><h1>")
         html.text(page.domain)
         html.raw("</h1>")
         html.verdict(page.status?.verdict)

@@ -4,15 +4,18 @@ import MonitorCore
 /// Pieces both pages use: the document frame, verdicts, times.
 extension HTMLWriter {
     /// `<!doctype html>` up to `<body>`: no script, the style sheet from our own origin, a refresh every minute
-    /// that works with script off.
-    mutating func pageStart(title: String) {
+    /// that works with script off. Links are relative (`root` is the way back to `/`: `""` or `"../"`), so the
+    /// pages also work behind a reverse proxy that serves them under a path such as `/aasa/`.
+    mutating func pageStart(title: String, root: StaticString) {
         raw(
             """
             <!doctype html><html lang="en"><head><meta charset="utf-8">\
             <meta name="viewport" content="width=device-width, initial-scale=1">\
             <meta http-equiv="refresh" content="60"><meta name="referrer" content="no-referrer">\
-            <link rel="stylesheet" href="/style.css"><title>
+            <link rel="stylesheet" href="
             """)
+        raw(root)
+        raw(#"style.css"><title>"#)
         text(title)
         raw("</title></head><body>")
     }
@@ -50,9 +53,9 @@ extension HTMLWriter {
         raw("</time>")
     }
 
-    /// A link to a domain's page.
+    /// A link to a domain's page, relative to the overview.
     mutating func domainLink(_ domain: String) {
-        raw(#"<a href="/domains/"#)
+        raw(#"<a href="domains/"#)
         text(domain.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? "")
         raw(#"">"#)
         text(domain)

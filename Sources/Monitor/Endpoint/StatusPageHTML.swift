@@ -7,7 +7,7 @@ import MonitorCore
 enum StatusPageHTML {
     static func render(_ page: StatusPage) -> String {
         var html = HTMLWriter(capacity: 4_096 + page.domains.count * 1_200)
-        html.pageStart(title: "aasa-monitor: \(page.domains.count) domains")
+        html.pageStart(title: "aasa-monitor: \(page.domains.count) domains", root: "")
         html.raw("<header><h1>aasa-monitor</h1><p class=\"muted\">")
         html.text(summary(page))
         html.raw("</p></header>")
