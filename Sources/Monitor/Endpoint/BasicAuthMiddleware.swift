@@ -21,7 +21,7 @@ struct BasicAuthMiddleware<Context: RequestContext>: RouterMiddleware {
         }
         let hash = users.hashes[user]
         // An unknown user costs one hash as well, so the answer's timing does not tell which users exist.
-        let valid = PasswordHash.verify(password, hash: hash ?? PasswordHash.decoy) && hash != nil
+        let valid = await PasswordHash.verify(password, hash: hash ?? PasswordHash.decoy) && hash != nil
         return valid ? try await next(request, context) : Self.unauthorized
     }
 
