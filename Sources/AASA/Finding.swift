@@ -1,7 +1,7 @@
 /// One problem found in a document, in the shared language of finding codes (`aasa.type`, `origin.json`, …).
 public struct Finding: Sendable, Hashable, Codable {
     /// How much a finding matters; `info` never alerts.
-    public enum Severity: String, Sendable, Hashable, Codable, Comparable {
+    public enum Severity: String, Sendable, Hashable, Codable, Comparable, CaseIterable {
         case info
         case warning
         case error

@@ -34,6 +34,8 @@ public struct DomainState: Sendable, Hashable, Codable {
     public var openFindings: [OpenFinding]
     /// An origin change Apple has not caught up with yet.
     public var pendingPropagation: PendingPropagation?
+    /// The domain's open incident: set when an alert fires while none did, cleared when none fires.
+    public var incident: OpenIncident?
 
     public init(
         domain: String,
