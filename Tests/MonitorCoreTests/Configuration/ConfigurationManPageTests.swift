@@ -30,6 +30,7 @@ struct ConfigurationManPageTests {
 
     static let places: [Place] = [
         Place("\(stranger): 1\n", ""),
+        Place("endpoint: {\(stranger): 1}\n", "endpoint."),
         Place("http: {\(stranger): 1}\n", "http."),
         Place("tls: {\(stranger): 1}\n", "tls."),
         Place("cdn: {\(stranger): 1}\n", "cdn."),
