@@ -73,7 +73,8 @@ struct SchedulerService: Service {
             logger.notice(
                 "\(event.type.rawValue)",
                 metadata: ["code": "\(event.code)", "since": "\(event.detail["since"]?.logText ?? "-")"])
-            guard let kind = WebhookEvent(rawValue: event.type.rawValue), let json = try? MonitorJSON.encoder().encode(event)
+            guard let kind = WebhookEvent(rawValue: event.type.rawValue),
+                let json = try? MonitorJSON.encoder().encode(event)
             else { continue }
             for webhook in webhooks where webhook.events.contains(kind) {
                 deliveries.append(

@@ -57,7 +57,9 @@ struct CheckScenarios {
                 headers: [("Content-Type", "application/json")], body: .bytes([0xEF, 0xBB, 0xBF] + Array(current.utf8)))
         case "slow":
             // Past Apple's 5 s budget, within our 10 s timeout: Apple gives up, we do not.
-            { var slow = json(current); slow.delay = .seconds(7); return slow }()
+            {
+                var slow = json(current); slow.delay = .seconds(7); return slow
+            }()
         case "hang": .never
         default: FixtureResponse(status: 500)
         }
@@ -87,7 +89,8 @@ struct CheckScenarios {
             return .text("", status: 404, headers: [("Cache-Control", "max-age=3600"), ("Age", "10")])
         case "slow":
             return .text(
-                "", status: 404, headers: [("Apple-Failure-Reason", "SWCERR00301 Timeout"), ("Apple-Try-Direct", "true")])
+                "", status: 404,
+                headers: [("Apple-Failure-Reason", "SWCERR00301 Timeout"), ("Apple-Try-Direct", "true")])
         case "unknown": return FixtureResponse(status: 503)
         case "invalid": return .text("<html>maintenance</html>", headers: apple)
         default: return .text(currentAsApple, headers: apple)

@@ -110,7 +110,8 @@ struct IncidentEndToEndTests {
                 Self.standardTypes(receiver).contains { $0.type == "monitor.resolved" }
             }
             try await eventually("every domain ready with Apple's copy in sync", log: daemon) {
-                for domain in domains where try await DaemonTests.checks(fixture, domain: domain).last?.verdict != "ready" {
+                for domain in domains
+                where try await DaemonTests.checks(fixture, domain: domain).last?.verdict != "ready" {
                     return false
                 }
                 return true
