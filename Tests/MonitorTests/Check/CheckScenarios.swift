@@ -144,7 +144,7 @@ struct CheckScenarios {
 
     /// The command-line options that point `aasa-monitor check` at these servers.
     var commandOptions: [String] {
-        ["--cdn-base", "https://cdn.test/a/v1/", "--ca-file", caBundle, "--timeout", "3"]
+        ["--cdn-base", "https://cdn.test/a/v1/", "--ca-file", caBundle, "--timeout", "3s"]
             + connectTo.flatMap { ["--connect-to", $0] }
     }
 }
