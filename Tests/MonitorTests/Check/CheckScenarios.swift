@@ -56,6 +56,10 @@ struct CheckScenarios {
             FixtureResponse(
                 headers: [("Content-Type", "application/json")], body: .bytes([0xEF, 0xBB, 0xBF] + Array(current.utf8)))
         case "hang": .never
+        // Terminal escapes in an app ID the report quotes: clear screen, red text, window title, bell. (A header
+        // cannot carry them here: the fixture's HTTP/2 stack refuses control characters in header values.)
+        case "escape":
+            json(#"{"applinks":{"details":[{"appIDs":["\u001b[2J\u001b[31mFAKE\u001b]0;title\u0007"],"components":[]}]}}"#)
         default: FixtureResponse(status: 500)
         }
     }
@@ -81,6 +85,10 @@ struct CheckScenarios {
                     ("Apple-Try-Direct", "false"), ("Cache-Control", "max-age=3600"), ("Age", "10"),
                 ])
         case "unknown": return FixtureResponse(status: 503)
+        case "longreason":
+            return .text(
+                "", status: 404,
+                headers: [("Apple-Failure-Reason", "SWCERR00101 " + String(repeating: "x", count: 5_000))])
         case "invalid": return .text("<html>maintenance</html>", headers: apple)
         default: return .text(currentAsApple, headers: apple)
         }
