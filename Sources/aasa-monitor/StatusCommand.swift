@@ -76,7 +76,7 @@ struct StatusCommand: AsyncParsableCommand {
                 printForTerminal("configured, not checked yet: \(unchecked.joined(separator: ", "))")
             }
         }
-        // check-codes.md: exit 1 when there is no state yet (nothing checked, or none of the named domains).
+        // The documented exit 1: no state yet (nothing checked, or none of the named domains).
         if snapshot.domains.isEmpty {
             throw CommandFailure(
                 message: "no state yet for \(names?.joined(separator: ", ") ?? "any domain") in \(database)",

@@ -72,7 +72,8 @@ extension ConfigurationBuilder {
                 settings.baseURL = url
             case .failure(let error):
                 reader.report(
-                    "\(error.reason), found \(ConfigurationReader.describe(value))", at: value, path: path.key("base_url"))
+                    "\(error.reason), found \(ConfigurationReader.describe(value))", at: value,
+                    path: path.key("base_url"))
             }
         }
         if let value = fields["stale_after"] {

@@ -5,7 +5,7 @@ import Yams
 extension ConfigurationBuilder {
     static let webhookKeys = [
         "name", "url", "url_file", "url_env", "format", "secret", "secret_file", "secret_env", "events", "domains",
-        "timeout", "ca_file", "allow_private",
+        "timeout", "ca_file", "allow_private", "min_severity",
     ]
 
     mutating func webhooks(_ node: Node, path: ConfigurationPath, knownDomains: Set<String>) -> [WebhookConfiguration] {
@@ -49,6 +49,12 @@ extension ConfigurationBuilder {
                 webhook.timeout = reader.duration(value, path: itemPath.key("timeout")) ?? webhook.timeout
             }
             if let value = fields["ca_file"] { webhook.caFile = caFile(value, path: itemPath.key("ca_file")) }
+            if let value = fields["min_severity"],
+                let severity = reader.choice(
+                    value, path: itemPath.key("min_severity"), as: ReportFinding.Severity.self)
+            {
+                webhook.minSeverity = severity
+            }
             if name != nil, url != nil { webhooks.append(webhook) }
         }
         return webhooks

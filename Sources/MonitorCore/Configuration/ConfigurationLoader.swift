@@ -18,7 +18,8 @@ import Yams
 public enum ConfigurationLoader {
     /// The top-level keys, in the order the documented example explains them.
     static let topLevelKeys = [
-        "state_dir", "interval", "listen", "http", "tls", "cdn", "retention", "alerts", "webhooks", "domains",
+        "state_dir", "interval", "listen", "endpoint", "http", "tls", "cdn", "retention", "alerts", "webhooks",
+        "domains",
     ]
 
     /// The configuration `text` describes with its warnings, or every problem in it.
@@ -95,6 +96,7 @@ struct ConfigurationBuilder {
                 ?? configuration.interval
         }
         if let node = fields["listen"] { configuration.listen = listenAddress(node, path: path.key("listen")) }
+        if let node = fields["endpoint"] { configuration.endpoint = endpoint(node, path: path.key("endpoint")) }
         if let node = fields["http"] { configuration.http = http(node, path: path.key("http")) }
         if let node = fields["tls"] { configuration.tls = tls(node, path: path.key("tls")) }
         if let node = fields["cdn"] { configuration.cdn = cdn(node, path: path.key("cdn")) }
