@@ -23,7 +23,7 @@ enum DocumentFile {
                 return try ConfigurationFile.readStandardInput(limit: maximumFileSize)
             }
             return try ConfigurationFile.read(path, limit: maximumFileSize)
-        } catch where error.isTooLarge {
+        } catch  where error.isTooLarge {
             throw .usage(
                 "\(path) is larger than \(maximumFileSize >> 20) MiB; an apple-app-site-association file must "
                     + "not exceed \(AASAParser.maximumBodySize) bytes")

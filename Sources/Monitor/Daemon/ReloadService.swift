@@ -1,7 +1,7 @@
 import Foundation
 import Logging
-import Synchronization
 import ServiceLifecycle
+import Synchronization
 import UnixSignals
 
 /// Reloads the configuration on SIGHUP: a valid new file is put in force for the next checks, an invalid one is
@@ -49,7 +49,10 @@ struct ReloadService: Service {
         case .timedOut:
             logger.error(
                 "configuration not reloaded, the previous one stays in force",
-                metadata: ["file": "\(path)", "problems": "reading it took longer than \(deadline); is a file on a hung mount?"])
+                metadata: [
+                    "file": "\(path)",
+                    "problems": "reading it took longer than \(deadline); is a file on a hung mount?",
+                ])
             return
         case .interrupted:
             logger.notice("reload abandoned at shutdown", metadata: ["file": "\(path)"])
@@ -84,7 +87,8 @@ enum ReloadDeadline {
         within deadline: Duration, _ work: @escaping @Sendable () -> Value
     ) async -> Outcome<Value> {
         // The first outcome wins; one that comes before the continuation exists waits in `early`.
-        let slot = Mutex<(continuation: CheckedContinuation<Outcome<Value>, Never>?, early: Outcome<Value>?)>((nil, nil))
+        typealias Slot = (continuation: CheckedContinuation<Outcome<Value>, Never>?, early: Outcome<Value>?)
+        let slot = Mutex<Slot>((nil, nil))
         let resume: @Sendable (Outcome<Value>) -> Void = { outcome in
             slot.withLock { slot in
                 if let continuation = slot.continuation {

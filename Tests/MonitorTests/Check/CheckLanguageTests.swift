@@ -19,15 +19,19 @@ struct CheckLanguageTests {
         let config = try await MonitorBinary.run(["config", "check", "--config", file])
         #expect(config.status == 1)
         let timeoutLine = try #require(config.error.split(separator: "\n").first { $0.contains("http.timeout: ") })
-        let reason = try #require(timeoutLine.components(separatedBy: "http.timeout: ").last?.components(
-            separatedBy: ", found").first)
+        let reason = try #require(
+            timeoutLine.components(separatedBy: "http.timeout: ").last?.components(
+                separatedBy: ", found"
+            ).first)
         #expect(reason == "a number needs a unit: 3s, 3m, 3h or 3d")
         let flag = try await MonitorBinary.run(["check", "example.test", "--timeout", "3"])
         #expect(flag.status == 2)
         #expect(flag.error.contains("--timeout 3: \(reason)"), "\(flag.error)")
         let baseLine = try #require(config.error.split(separator: "\n").first { $0.contains("cdn.base_url: ") })
-        let baseReason = try #require(baseLine.components(separatedBy: "cdn.base_url: ").last?.components(
-            separatedBy: ", found").first)
+        let baseReason = try #require(
+            baseLine.components(separatedBy: "cdn.base_url: ").last?.components(
+                separatedBy: ", found"
+            ).first)
         let base = try await MonitorBinary.run(["check", "example.test", "--cdn-base", "http://cdn.example.com/a/v1/"])
         #expect(base.status == 2)
         #expect(base.error.contains("--cdn-base http://cdn.example.com/a/v1/: \(baseReason)"), "\(base.error)")
@@ -68,7 +72,8 @@ struct CheckLanguageTests {
             #expect(text.output.contains(#"\x1b[2J\x1b[31mFAKE\x1b]0;title\x07"#), "\(text.output)")
             #expect(!text.output.contains(String(repeating: "x", count: 1_500)))
             #expect(text.output.contains("… (cut: "), "\(text.output)")
-            let json = try await MonitorBinary.run(["check", "escape.origin.test", "--json"] + scenarios.commandOptions)
+            let json = try await MonitorBinary.run(
+                ["check", "escape.origin.test", "--json"] + scenarios.commandOptions)
             #expect(json.output.contains(#"\u001b[2J"#), "\(json.output)")
         }
     }

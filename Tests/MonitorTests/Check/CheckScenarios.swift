@@ -59,7 +59,9 @@ struct CheckScenarios {
         // Terminal escapes in an app ID the report quotes: clear screen, red text, window title, bell. (A header
         // cannot carry them here: the fixture's HTTP/2 stack refuses control characters in header values.)
         case "escape":
-            json(#"{"applinks":{"details":[{"appIDs":["\u001b[2J\u001b[31mFAKE\u001b]0;title\u0007"],"components":[]}]}}"#)
+            json(
+                #"{"applinks":{"details":[{"appIDs":["\u001b[2J\u001b[31mFAKE\u001b]0;title\u0007"],"#
+                    + #""components":[]}]}}"#)
         default: FixtureResponse(status: 500)
         }
     }

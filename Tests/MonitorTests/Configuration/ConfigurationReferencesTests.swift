@@ -97,7 +97,8 @@ struct ConfigurationReferencesTests {
         let fifo = directory.makeFIFO("url.fifo")
         symlink(directory.path + "/loop-a", directory.path + "/loop-b")
         symlink(directory.path + "/loop-b", directory.path + "/loop-a")
-        _ = FileManager.default.createFile(atPath: directory.path + "/latin1", contents: Data([0x68, 0x74, 0xE9, 0xFF]))
+        let latin1 = Data([0x68, 0x74, 0xE9, 0xFF])
+        _ = FileManager.default.createFile(atPath: directory.path + "/latin1", contents: latin1)
         func hook(_ line: String, extra: String = "") -> String {
             "webhooks:\n  - name: ops\n    \(line)\n\(extra)"
         }
