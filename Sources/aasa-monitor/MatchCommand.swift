@@ -53,7 +53,7 @@ struct MatchCommand: ParsableCommand {
         if json {
             try JSONOutput.print(MatchReport(results: results))
         } else {
-            results.forEach { print($0.line) }
+            results.forEach { printForTerminal($0.line) }
         }
     }
 }

@@ -61,6 +61,12 @@ struct CheckScenarios {
                 var slow = json(current); slow.delay = .seconds(7); return slow
             }()
         case "hang": .never
+        // Terminal escapes in an app ID the report quotes: clear screen, red text, window title, bell. (A header
+        // cannot carry them here: the fixture's HTTP/2 stack refuses control characters in header values.)
+        case "escape":
+            json(
+                #"{"applinks":{"details":[{"appIDs":["\u001b[2J\u001b[31mFAKE\u001b]0;title\u0007"],"#
+                    + #""components":[]}]}}"#)
         default: FixtureResponse(status: 500)
         }
     }
@@ -92,6 +98,10 @@ struct CheckScenarios {
                 "", status: 404,
                 headers: [("Apple-Failure-Reason", "SWCERR00301 Timeout"), ("Apple-Try-Direct", "true")])
         case "unknown": return FixtureResponse(status: 503)
+        case "longreason":
+            return .text(
+                "", status: 404,
+                headers: [("Apple-Failure-Reason", "SWCERR00101 " + String(repeating: "x", count: 5_000))])
         case "invalid": return .text("<html>maintenance</html>", headers: apple)
         default: return .text(currentAsApple, headers: apple)
         }
@@ -154,7 +164,7 @@ struct CheckScenarios {
     }
 
     /// The command-line options that point `aasa-monitor check` at these servers.
-    var commandOptions: [String] { options(timeout: "3") }
+    var commandOptions: [String] { options(timeout: "3s") }
 
     /// The options with another `--timeout` (in the flag's own syntax).
     func options(timeout: String) -> [String] {
