@@ -45,7 +45,7 @@ public enum MatchingLint {
             if rule.effective.exclude && rule.matchesEveryURL {
                 findings.append(
                     Finding(
-                        code: "aasa.exclude_matches_all", severity: .warning, path: rule.jsonPath,
+                        code: .aasaExcludeMatchesAll, severity: .warning, path: rule.jsonPath,
                         message: rule.excludeEverythingAdvice))
             }
             let covering = index.candidates(for: rule).first { rules[$0].covers(rule) }
@@ -53,7 +53,7 @@ public enum MatchingLint {
             if let earlier = covering.map({ rules[$0] }) {
                 findings.append(
                     Finding(
-                        code: "aasa.unreachable_rule", severity: .warning, path: rule.jsonPath,
+                        code: .aasaUnreachableRule, severity: .warning, path: rule.jsonPath,
                         message: "this rule is never reached: \(earlier.name)[\(earlier.index)] comes first and "
                             + "already matches every URL it would (the first matching rule decides); "
                             + "move it above \(earlier.name)[\(earlier.index)] or remove it"))

@@ -24,7 +24,7 @@ enum PatternLint {
                 if pattern.contains("#") {
                     findings.append(
                         Finding(
-                            code: "aasa.query_in_path", severity: .warning, path: path,
+                            code: .aasaQueryInPath, severity: .warning, path: path,
                             message: "\"#\" in a \"/\" pattern is literal path text and never matches a fragment "
                                 + "(e.g. SPA hash routes); put the fragment pattern under the \"#\" key"
                         ))
@@ -63,7 +63,7 @@ enum PatternLint {
             if let suggestion = advisor.suggestion(for: name) {
                 message += " or write $(\(suggestion))"
             }
-            findings.append(Finding(code: "aasa.undefined_variable", severity: .error, path: path, message: message))
+            findings.append(Finding(code: .aasaUndefinedVariable, severity: .error, path: path, message: message))
         }
         return findings
     }
@@ -79,7 +79,7 @@ enum PatternLint {
             let rest = pattern.dropFirst(3).trimmingPrefix { $0 == " " || $0 == "\t" }
             return [
                 Finding(
-                    code: "aasa.not_without_space", severity: .warning, path: path,
+                    code: .aasaNotWithoutSpace, severity: .warning, path: path,
                     message: "\"\(pattern)\" is matched as literal text, not as an exclusion: \"NOT\" needs one "
                         + "space after it; write \"NOT \(rest)\""
                 )
@@ -89,7 +89,7 @@ enum PatternLint {
         if body.contains("#") {
             return [
                 Finding(
-                    code: "aasa.query_in_path", severity: .warning, path: path,
+                    code: .aasaQueryInPath, severity: .warning, path: path,
                     message: "legacy \"paths\" match the URL path only, so \"#…\" here is literal path text and "
                         + "never matches a fragment; use \"components\" with a \"#\" key"
                 )
@@ -98,7 +98,7 @@ enum PatternLint {
         if let questionMark = body.firstIndex(of: "?"), body[questionMark...].contains("=") {
             return [
                 Finding(
-                    code: "aasa.query_in_path", severity: .warning, path: path,
+                    code: .aasaQueryInPath, severity: .warning, path: path,
                     message: "legacy \"paths\" match the URL path only (\"?\" is a one-character wildcard), so "
                         + "this pattern never sees the query; use \"components\" with a \"?\" key"
                 )

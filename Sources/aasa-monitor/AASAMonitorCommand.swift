@@ -14,7 +14,7 @@ struct AASAMonitorCommand: AsyncParsableCommand {
         version: MonitorVersion.current,
         subcommands: [
             RunCommand.self, StatusCommand.self, HistoryCommand.self, CheckCommand.self, ConfigCommand.self,
-            WebhookCommand.self, LintCommand.self, DiffCommand.self, MatchCommand.self,
+            WebhookCommand.self, LintCommand.self, DiffCommand.self, MatchCommand.self, ExplainCommand.self,
         ]
     )
 

@@ -54,7 +54,7 @@ struct HousekeepingService: Service {
             logger.info(
                 "retention applied",
                 metadata: [
-                    "checks": "\(result.checks)", "timeline_events": "\(result.timelineEvents)",
+                    "runs": "\(result.runs)", "timeline_events": "\(result.timelineEvents)",
                     "documents": "\(result.documents)", "deliveries": "\(result.deliveries)",
                 ])
         } catch {

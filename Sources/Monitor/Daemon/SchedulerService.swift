@@ -63,7 +63,6 @@ struct SchedulerService: Service {
 
     private func log(_ outcome: CheckPipeline.Outcome) {
         let report = outcome.report
-        // Each code with its source (`origin.status@origin.root`): one code can come from several places.
         let problems = report.findings.filter { $0.severity != .info }.map { "\($0.code)@\($0.source.rawValue)" }
         var metadata: Logger.Metadata = [
             "domain": "\(report.domain)", "verdict": "\(report.verdict.rawValue)",
@@ -73,20 +72,21 @@ struct SchedulerService: Service {
         let level: Logger.Level =
             report.verdict == .ready ? .info : (report.verdict == .originBroken ? .error : .warning)
         logger.log(level: level, "checked", metadata: metadata)
-        for event in outcome.events {
+        for entry in outcome.ledger.timeline {
             var fields: Logger.Metadata = ["domain": "\(report.domain)"]
-            // The event's scalar facts as fields (`verdict.changed domain= from= to=`); a missing one is `none`.
-            for (key, value) in event.detail {
-                switch value {
-                case .null: fields[key] = "none"
-                case .string(let text): fields[key] = "\(text)"
-                case .int(let number): fields[key] = "\(number)"
-                case .double(let number): fields[key] = "\(number)"
-                case .bool(let flag): fields[key] = "\(flag)"
-                case .array, .object: continue
-                }
+            for (key, value) in entry.detail {
+                fields[key] = "\(value.stringValue ?? value.logText)"
             }
-            logger.notice("\(event.kind.rawValue)", metadata: fields)
+            logger.notice("\(entry.kind.rawValue)", metadata: fields)
+        }
+        for event in outcome.ledger.events where event.type == .alertFiring || event.type == .alertResolved {
+            logger.notice(
+                "\(event.type.rawValue)",
+                metadata: [
+                    "domain": "\(event.domain)", "code": "\(event.code)",
+                    "source": "\(event.source?.rawValue ?? "-")", "severity": "\(event.severity.rawValue)",
+                    "id": "\(event.id)",
+                ])
         }
     }
 }

@@ -64,7 +64,7 @@ public struct DomainProbe: Sendable {
         let request = settings.request(
             url: settings.cdnURL(for: domain), userAgent: settings.plainUserAgent, waitsForMultiplexing: true)
         let first = await fetch(request)
-        guard let failure = first.failure, failure.kind == "other" || failure.kind == "connect", !Task.isCancelled
+        guard let failure = first.failure, failure.kind == .other || failure.kind == .connect, !Task.isCancelled
         else { return first }
         return await fetch(request)
     }

@@ -18,10 +18,10 @@ extension MonitorStore {
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT * FROM outbox WHERE state = 'pending' AND next_attempt_at <= ?
+                    SELECT * FROM outbox WHERE state = ? AND next_attempt_at <= ?
                     ORDER BY next_attempt_at, id LIMIT ?
                     """,
-                arguments: [now, limit]
+                arguments: [OutboxState.pending, now, limit]
             ).map(Self.delivery)
         }
     }
@@ -40,9 +40,9 @@ extension MonitorStore {
         try await writer.write { db in
             try db.execute(
                 sql: """
-                    UPDATE outbox SET next_attempt_at = ? WHERE state = 'pending' AND webhook = ? AND next_attempt_at > ?
+                    UPDATE outbox SET next_attempt_at = ? WHERE state = ? AND webhook = ? AND next_attempt_at > ?
                     """,
-                arguments: [time, webhook, time])
+                arguments: [time, OutboxState.pending, webhook, time])
             return db.changesCount
         }
     }
@@ -56,36 +56,42 @@ extension MonitorStore {
     public func markDelivered(id: Int64, at time: Date, status: Int) async throws {
         try await finishAttempt(
             id: id, at: time, status: status, error: nil,
-            set: "state = 'delivered', delivered_at = :at, finished_at = :at", next: nil)
+            set: "state = :final, delivered_at = :at, finished_at = :at", final: .delivered, next: nil)
     }
 
     /// The attempt failed; try again at `nextAttemptAt`.
     public func markRetry(id: Int64, at time: Date, nextAttemptAt: Date, status: Int?, error: String?) async throws {
         try await finishAttempt(
-            id: id, at: time, status: status, error: error, set: "next_attempt_at = :next", next: nextAttemptAt)
+            id: id, at: time, status: status, error: error, set: "next_attempt_at = :next", final: nil,
+            next: nextAttemptAt)
     }
 
     /// The attempt failed and no more will be made.
     public func markDead(id: Int64, at time: Date, status: Int?, error: String?) async throws {
         try await finishAttempt(
-            id: id, at: time, status: status, error: error, set: "state = 'dead', finished_at = :at", next: nil)
+            id: id, at: time, status: status, error: error, set: "state = :final, finished_at = :at", final: .dead,
+            next: nil)
     }
 
     /// Outbox rows by delivery state.
     public func outboxCounts() async throws -> OutboxCounts { try await reader.outboxCounts() }
 
-    /// Counts one attempt on a pending row and applies `set` (fixed SQL from this file, never outside input).
+    /// Counts one attempt on a pending row and applies `set` (fixed SQL from this file, never outside input), which
+    /// may use `:at`, `:final` (the state it ends in) and `:next`.
     private func finishAttempt(
-        id: Int64, at time: Date, status: Int?, error: String?, set: String, next: Date?
+        id: Int64, at time: Date, status: Int?, error: String?, set: String, final: OutboxState?, next: Date?
     ) async throws {
         try await writer.write { db in
             try db.execute(
                 sql: """
                     UPDATE outbox SET attempts = attempts + 1, first_attempt_at = coalesce(first_attempt_at, :at),
                       last_status = :status, last_error = :error, \(set)
-                    WHERE id = :id AND state = 'pending'
+                    WHERE id = :id AND state = :pending
                     """,
-                arguments: ["at": time, "status": status, "error": error, "next": next, "id": id])
+                arguments: [
+                    "at": time, "status": status, "error": error, "final": final, "next": next, "id": id,
+                    "pending": OutboxState.pending,
+                ])
         }
     }
 

@@ -26,16 +26,6 @@ public struct OutboxInsert: Sendable, Hashable {
     }
 }
 
-/// Where a delivery is in its lifecycle.
-public enum OutboxState: String, Sendable, Hashable {
-    /// Waiting for its first attempt or a retry.
-    case pending
-    /// The receiver took it.
-    case delivered
-    /// Given up on.
-    case dead
-}
-
 /// A row of the outbox, as `MonitorStore.dueDeliveries` and `allDeliveries` return it.
 public struct OutboxDelivery: Sendable, Hashable {
     public var id: Int64

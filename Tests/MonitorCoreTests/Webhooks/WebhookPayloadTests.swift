@@ -105,8 +105,8 @@ struct WebhookPayloadTests {
         #expect((encodedDiff["changes"] as? [Any])?.count == 1)
     }
 
-    @Test("every finding code of check-codes.md has its own advice")
-    func adviceCoversEveryCode() {
+    @Test("every finding code of the public interface is registered and has its own advice")
+    func adviceCoversEveryCode() throws {
         let codes = [
             "origin.dns", "origin.connect", "origin.timeout", "origin.tls.untrusted", "origin.tls.expired",
             "origin.tls.hostname", "origin.tls.protocol", "origin.tls.expiring", "origin.redirect", "origin.status",
@@ -119,6 +119,8 @@ struct WebhookPayloadTests {
         ]
         let fallbacks = Set(["origin.x", "aasa.x", "cdn.x", "expect.x", "origin.tls.x", "x"].map(FixAdvice.text))
         for code in codes {
+            let registered = try #require(FindingCode(id: code), "\(code) is not registered")
+            #expect(FixAdvice.text(for: code) == registered.fix)
             #expect(!fallbacks.contains(FixAdvice.text(for: code)), "\(code) has no advice of its own")
         }
     }

@@ -43,7 +43,7 @@ struct CheckScenarios {
     /// How each `*.origin.test` host answers `.well-known` (by user agent) and the root path.
     static func wellKnown(host: String, userAgent: String) -> FixtureResponse {
         switch host.split(separator: ".").first ?? "" {
-        case "ready", "missing", "unknown", "invalid", "expect": json(current)
+        case "ready", "missing", "absent", "unknown", "invalid", "expect": json(current)
         case "stale": json(current)
         case "botblock": userAgent == "AASA-Bot/1.0.0" ? FixtureResponse(status: 403) : json(current)
         case "gone", "rootonly": FixtureResponse(status: 404)
@@ -80,6 +80,8 @@ struct CheckScenarios {
                     ("Apple-Failure-Details", #"{"status":403}"#), ("Apple-From", "https://missing.origin.test/"),
                     ("Apple-Try-Direct", "false"), ("Cache-Control", "max-age=3600"), ("Age", "10"),
                 ])
+        case "absent":
+            return .text("", status: 404, headers: [("Cache-Control", "max-age=3600"), ("Age", "10")])
         case "unknown": return FixtureResponse(status: 503)
         case "invalid": return .text("<html>maintenance</html>", headers: apple)
         default: return .text(currentAsApple, headers: apple)
