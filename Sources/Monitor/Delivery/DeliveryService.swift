@@ -55,8 +55,9 @@ struct DeliveryService: Service {
                 mustRead = true
                 continue
             }
-            if pass.stopped { return }
-            if pass.unrecorded > 0 {
+            // Stopped: the daemon is shutting down (the loop's condition ends it), or the engine is gone, which
+            // no retry can mend soon: wait like after a store failure rather than asking again at once.
+            if pass.unrecorded > 0 || pass.stopped {
                 try? await Task.sleep(for: storePause)
                 storePause = min(storePause * 2, Self.longestStorePause)
             } else {
