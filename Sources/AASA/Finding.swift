@@ -1,7 +1,7 @@
 /// One problem found in a document, in the shared language of finding codes (`aasa.type`, `origin.json`, …).
 public struct Finding: Sendable, Hashable, Codable {
     /// How much a finding matters; `info` never alerts.
-    public enum Severity: String, Sendable, Hashable, Codable, Comparable {
+    public enum Severity: String, Sendable, Hashable, Codable, Comparable, CaseIterable {
         case info
         case warning
         case error
@@ -53,7 +53,8 @@ public struct Finding: Sendable, Hashable, Codable {
     }
 
     /// Writes `path` even when it is `nil` (as `null`, for a finding about the body as a whole), so every finding
-    /// in `lint --json` has the same keys and scripts can rely on `findings[].path` (json-output.md).
+    /// in `lint --json` has the same keys and scripts can rely on `findings[].path`: the JSON interface writes
+    /// absent optional values as `null` rather than leaving keys out.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(code, forKey: .code)

@@ -67,8 +67,8 @@ public enum MatchingLint {
 /// rules would otherwise cost 50 million comparisons.
 ///
 /// `LintedRule.covers` needs the earlier rule's path pattern to match every path, to equal the later one's (after
-/// P2–P3 normalization), to be `/dir/*` before `/dir` (P4), or to be a literal prefix plus `*` that the later path
-/// starts with; each shape has its own lookup here. Candidates are then checked with `covers` itself, at most
+/// P2–P3 normalization; `URLMatcher` lists the path rules), to be `/dir/*` before `/dir` (P4), or to be a literal
+/// prefix plus `*` that the later path starts with; each shape has its own lookup here. Candidates are then checked with `covers` itself, at most
 /// `maximumCandidates` of them per rule, which only ever costs a warning, never a false one.
 struct CoveringIndex {
     static let maximumCandidates = 64

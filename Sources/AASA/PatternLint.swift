@@ -1,6 +1,7 @@
 /// Lint rules about the text of patterns: variables, `NOT`, and query or fragment text inside path patterns.
 enum PatternLint {
-    /// `$(name)` Apple defines itself (aasa.md §2.8), as the matcher knows them.
+    /// `$(name)` Apple defines itself (`alpha`, `upper`, `lower`, `alnum`, `digit`, `xdigit`, `region`, `lang`),
+    /// as the matcher knows them.
     static let predefinedVariables = SubstitutionVariables.predefinedNames
 
     static func findings(in service: AppLinksService) -> [Finding] {

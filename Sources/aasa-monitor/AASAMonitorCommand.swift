@@ -18,7 +18,7 @@ struct AASAMonitorCommand: AsyncParsableCommand {
         ]
     )
 
-    /// Runs the command and maps every failure to the exit codes of check-codes.md.
+    /// Runs the command and maps every failure to the documented exit codes (each command's `discussion`).
     ///
     /// argument-parser exits 64 on usage errors; our public interface promises 2 for usage errors in every
     /// command, so scripts can tell "you called me wrong" from "the check failed".

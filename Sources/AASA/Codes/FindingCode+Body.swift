@@ -7,14 +7,14 @@ extension FindingCode {
         meaning: "The body is over 131072 bytes (128 KB); the transfer is cut at that cap.",
         whyAppleCares: "Apple documents a 128 KB limit, and devices stop reading after 131072 bytes: the file is lost.",
         fix: "Shrink the file below 128 KB (merge rules, drop unused entries).",
-        example: "the body is over 131072 bytes and Apple rejects it: remove entries or shorten patterns")
+        example: "the body is 140000 bytes; Apple stops reading after 131072 bytes and rejects the file")
 
     public static let originBOM = FindingCode(
         .origin, "bom", severity: .warning, concernsContent: true,
         meaning: "The body starts with a UTF-8 byte order mark (the document is still read after it).",
-        whyAppleCares: "Strict JSON parsers reject a leading BOM; whether Apple's does is not documented.",
+        whyAppleCares: "JSON forbids a byte order mark, and how Apple handles one is not documented.",
         fix: "Save the file as UTF-8 without a byte order mark.",
-        example: "the body starts with a UTF-8 byte order mark (EF BB BF); save the file without it")
+        example: "the body starts with a UTF-8 byte order mark (EF BB BF); save the file as UTF-8 without BOM")
 
     public static let originJSON = FindingCode(
         .origin, "json", severity: .error,
@@ -28,5 +28,5 @@ extension FindingCode {
         meaning: "The file is a legacy PKCS7-signed document.",
         whyAppleCares: "Apple still accepts signed files, but they are a leftover of iOS 8 and harder to inspect.",
         fix: "Nothing required; consider serving plain JSON instead of a signed file.",
-        example: "legacy PKCS7-signed file (still accepted by Apple)")
+        example: "legacy PKCS7-signed file (iOS 8); Apple still reads the JSON inside without checking the signature")
 }

@@ -22,8 +22,11 @@ public struct FindingCode: Sendable, Hashable, CustomStringConvertible {
     /// The dotted id, as in JSON, webhooks, metrics labels and alert identities.
     public let id: String
     public let family: Family
-    /// The severity findings of this code usually carry; `cdn.stale` is the one that changes (info → warning → error).
+    /// The severity findings of this code start with.
     public let severity: Finding.Severity
+    /// The severity the finding grows to when the problem gets worse (a certificate in its last days, an answer past
+    /// Apple's budget, a CDN copy stale past its grace), or `nil` when it keeps `severity`.
+    public let escalatesTo: Finding.Severity?
     /// True when the problem lies in a file's content, so an alert on it can only pass on a copy that was read: an
     /// origin that times out says nothing about whether a BOM or an `expect.url` failure is gone.
     public let concernsContent: Bool
@@ -41,6 +44,7 @@ public struct FindingCode: Sendable, Hashable, CustomStringConvertible {
         _ family: Family,
         _ name: String,
         severity: Finding.Severity,
+        escalatesTo: Finding.Severity? = nil,
         concernsContent: Bool = false,
         meaning: String,
         whyAppleCares: String,
@@ -50,6 +54,7 @@ public struct FindingCode: Sendable, Hashable, CustomStringConvertible {
         self.id = family.rawValue + "." + name
         self.family = family
         self.severity = severity
+        self.escalatesTo = escalatesTo
         self.concernsContent = concernsContent
         self.meaning = meaning
         self.whyAppleCares = whyAppleCares

@@ -23,7 +23,7 @@ public enum Daemon {
         }
     }
 
-    /// Runs until SIGTERM or SIGINT; returns the exit code of check-codes.md: 0 stopped cleanly, 1 fatal runtime
+    /// Runs until SIGTERM or SIGINT; returns `run`'s documented exit code: 0 stopped cleanly, 1 fatal runtime
     /// error, 2 invalid configuration at start.
     public static func run(_ options: Options, logger: Logger) async -> Int32 {
         signal(SIGPIPE, SIG_IGN)

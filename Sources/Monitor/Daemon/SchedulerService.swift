@@ -63,6 +63,7 @@ struct SchedulerService: Service {
 
     private func log(_ outcome: CheckPipeline.Outcome) {
         let report = outcome.report
+        // Each code with its source (`origin.status@origin.root`): one code can come from several places.
         let problems = report.findings.filter { $0.severity != .info }.map { "\($0.code)@\($0.source.rawValue)" }
         var metadata: Logger.Metadata = [
             "domain": "\(report.domain)", "verdict": "\(report.verdict.rawValue)",

@@ -54,43 +54,61 @@ extension MonitorStore {
 
     /// The receiver accepted the delivery.
     public func markDelivered(id: Int64, at time: Date, status: Int) async throws {
-        try await finishAttempt(
-            id: id, at: time, status: status, error: nil,
-            set: "state = :final, delivered_at = :at, finished_at = :at", final: .delivered, next: nil)
+        try await finishAttempt(id: id, at: time, status: status, error: nil, ending: .delivered)
     }
 
     /// The attempt failed; try again at `nextAttemptAt`.
     public func markRetry(id: Int64, at time: Date, nextAttemptAt: Date, status: Int?, error: String?) async throws {
-        try await finishAttempt(
-            id: id, at: time, status: status, error: error, set: "next_attempt_at = :next", final: nil,
-            next: nextAttemptAt)
+        try await finishAttempt(id: id, at: time, status: status, error: error, ending: .retry(at: nextAttemptAt))
     }
 
     /// The attempt failed and no more will be made.
     public func markDead(id: Int64, at time: Date, status: Int?, error: String?) async throws {
-        try await finishAttempt(
-            id: id, at: time, status: status, error: error, set: "state = :final, finished_at = :at", final: .dead,
-            next: nil)
+        try await finishAttempt(id: id, at: time, status: status, error: error, ending: .dead)
     }
 
     /// Outbox rows by delivery state.
     public func outboxCounts() async throws -> OutboxCounts { try await reader.outboxCounts() }
 
-    /// Counts one attempt on a pending row and applies `set` (fixed SQL from this file, never outside input), which
-    /// may use `:at`, `:final` (the state it ends in) and `:next`.
+    /// How an attempt ended: the row's next state, and when it is tried again.
+    private enum AttemptEnding {
+        case delivered
+        case retry(at: Date)
+        case dead
+
+        var state: OutboxState {
+            switch self {
+            case .delivered: .delivered
+            case .retry: .pending
+            case .dead: .dead
+            }
+        }
+
+        var nextAttempt: Date? {
+            if case .retry(let date) = self { return date }
+            return nil
+        }
+    }
+
+    /// Counts one attempt on a pending row and moves it to the state `ending` names, with one fixed statement:
+    /// `next_attempt_at` changes only on a retry, `delivered_at` only on delivery, `finished_at` on either final state.
     private func finishAttempt(
-        id: Int64, at time: Date, status: Int?, error: String?, set: String, final: OutboxState?, next: Date?
+        id: Int64, at time: Date, status: Int?, error: String?, ending: AttemptEnding
     ) async throws {
+        let finished = ending.state == .pending ? nil : time
+        let delivered = ending.state == .delivered ? time : nil
         try await writer.write { db in
             try db.execute(
                 sql: """
                     UPDATE outbox SET attempts = attempts + 1, first_attempt_at = coalesce(first_attempt_at, :at),
-                      last_status = :status, last_error = :error, \(set)
+                      last_status = :status, last_error = :error, state = :state,
+                      next_attempt_at = coalesce(:next, next_attempt_at), delivered_at = :delivered,
+                      finished_at = :finished
                     WHERE id = :id AND state = :pending
                     """,
                 arguments: [
-                    "at": time, "status": status, "error": error, "final": final, "next": next, "id": id,
-                    "pending": OutboxState.pending,
+                    "at": time, "status": status, "error": error, "state": ending.state, "next": ending.nextAttempt,
+                    "delivered": delivered, "finished": finished, "id": id, "pending": OutboxState.pending,
                 ])
         }
     }

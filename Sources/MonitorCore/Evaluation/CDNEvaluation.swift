@@ -1,7 +1,8 @@
 import AASA
 import Foundation
 
-/// What Apple's CDN answered, judged against the origin (check-codes.md, "Apple CDN").
+/// What Apple's CDN answered, judged against the origin (the `cdn.*` codes). Copies are compared by meaning, never
+/// by bytes: the CDN re-serializes every file it serves.
 struct CDNEvaluation: Sendable {
     var findings: [ReportFinding] = []
     var facts: CDNFacts

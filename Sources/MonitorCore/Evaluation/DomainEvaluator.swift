@@ -93,7 +93,9 @@ public enum DomainEvaluator {
         return now.addingTimeInterval(-Double(age)) < originSince
     }
 
-    /// The verdict of a set of findings: the first rule of check-codes.md that applies.
+    /// The verdict of a set of findings, the first that applies: an error on the origin's `.well-known` (origin or
+    /// content) is `origin_broken`; then any `expect.*` is `expectation_failed`; `cdn.missing` or `cdn.invalid` is
+    /// `cdn_missing`; `cdn.stale` is `cdn_stale`; an unreachable or unasked CDN is `unknown`; else `ready`.
     ///
     /// A `cdn.stale` of severity `info` (only comments or unknown keys differ) does not hold a release back: it
     /// cannot change which URLs open the app.

@@ -1,7 +1,8 @@
 import AASA
 import Foundation
 
-/// Findings about how an origin location answered, before its content is read (check-codes.md, "Origin transport").
+/// Findings about how an origin location answered, before its content is read (the `origin.*` codes of
+/// `FindingCode.origin`). Every origin finding comes from the fetch with Apple's user agent: that is what Apple sees.
 enum TransportFinding {
     /// The finding for a fetch that produced no complete answer.
     static func failure(

@@ -27,10 +27,9 @@ extension FindingCode {
     /// Every code as `explain --list` prints it, one line each, in registry order (by family).
     public static var listing: String { all.map(\.listLine).joined(separator: "\n") }
 
-    /// The severity as people read it; `cdn.stale` grows from warning to error (and is info when nothing that
-    /// matters differs), which its single default would hide.
+    /// The severity as people read it: `warning → error` for a code that escalates.
     public var severityText: String {
-        self == .cdnStale ? "warning → error" : severity.rawValue
+        escalatesTo.map { "\(severity.rawValue) → \($0.rawValue)" } ?? severity.rawValue
     }
 
     /// The registered code closest to `text` (a typo, a missing family such as `bot_blocked`, other case):

@@ -70,8 +70,9 @@ extension FindingCode {
         example: "the fetch failed (HTTP/2 stream 1 was not closed cleanly)")
 
     public static let originTLSExpiring = FindingCode(
-        .origin, "tls.expiring", severity: .warning,
-        meaning: "The certificate is valid but expires within the configured window (default 14 days).",
+        .origin, "tls.expiring", severity: .warning, escalatesTo: .error,
+        meaning: "The certificate is valid but expires within the configured window (default 14 days); an error in "
+            + "its last days.",
         whyAppleCares: "Once it expires Apple's CDN stops refreshing the file and devices lose the links.",
         fix: "Renew the certificate before it expires (check your auto-renewal).",
         example: "the certificate expires in 6 days (2026-11-29T12:00:00Z): renew it before Apple's next fetch fails")
@@ -103,14 +104,16 @@ extension FindingCode {
         whyAppleCares: "A WAF or bot rule answers Apple's fetcher with 403, so Apple's CDN serves 404 while browsers "
             + "see the file.",
         fix: "Allow Apple's fetcher (user agent AASA-Bot/1.0.0) through your WAF or bot rules.",
-        example: "AASA-Bot/1.0.0 gets 403 while a plain client gets 200 (e.g. Cloudflare Bot Fight Mode)")
+        example: "Apple's fetcher (AASA-Bot/1.0.0) gets 403 while a plain client gets 200: a WAF or bot rule "
+            + "treats Apple differently (Cloudflare Bot Fight Mode is a known one)")
 
     public static let originRootOnly = FindingCode(
         .origin, "root_only", severity: .error,
         meaning: "/.well-known/apple-app-site-association fails but the legacy root path serves a file.",
         whyAppleCares: "Apple's CDN reads only the .well-known path; the root copy is never used.",
         fix: "Serve the file at /.well-known/apple-app-site-association; Apple reads only that path.",
-        example: ".well-known answers 404 while /apple-app-site-association serves a valid file")
+        example: "only the root path /apple-app-site-association serves a valid file, but Apple's CDN reads "
+            + "/.well-known/apple-app-site-association")
 
     public static let originRootDiffers = FindingCode(
         .origin, "root_differs", severity: .warning,
@@ -120,7 +123,7 @@ extension FindingCode {
         example: "the root file lists ABCDE12345.com.example.old, .well-known does not")
 
     public static let originSlow = FindingCode(
-        .origin, "slow", severity: .warning,
+        .origin, "slow", severity: .warning, escalatesTo: .error,
         meaning:
             "A complete answer took longer than 4 s (a warning), or longer than Apple's fetch budget "
             + "(`http.apple_budget`, default 5 s: an error, the verdict is origin_broken).",

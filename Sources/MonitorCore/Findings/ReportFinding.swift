@@ -1,7 +1,7 @@
 import AASA
 
-/// One problem of a domain, in the shared language of check-codes.md: code, severity, where it was seen, one line
-/// for a person, and structured detail for scripts and receivers.
+/// One problem of a domain, in the language JSON output, `status`, webhooks, metrics and logs share: a registered
+/// code, severity, where it was seen, one line for a person, and structured detail for scripts and receivers.
 public struct ReportFinding: Sendable, Hashable, Codable {
     public typealias Severity = Finding.Severity
 
@@ -14,7 +14,7 @@ public struct ReportFinding: Sendable, Hashable, Codable {
     public var message: String
     public var detail: FindingDetail
     /// The URL or app ID of an `expect.*` finding, empty otherwise: with domain, code and source it names an alert,
-    /// so two failing URLs are two alerts (check-codes.md, "Alert identity").
+    /// so two failing URLs are two alerts.
     public var subject: String
     /// The finding this one follows from, when it is a consequence rather than a problem of its own: a root-path
     /// failure while `.well-known` fails, Apple's miss while the origin refuses Apple, the same content problem on
@@ -86,7 +86,7 @@ public struct FindingCause: Sendable, Hashable, Codable {
     }
 }
 
-/// What makes two findings "the same problem" across checks: the alert identity of check-codes.md.
+/// What makes two findings "the same problem" across checks: an alert is one (domain, code, source, subject).
 public struct FindingIdentity: Sendable, Hashable, Codable, Comparable {
     public var domain: String
     public var code: String

@@ -40,17 +40,19 @@ public enum DomainLedger {
         makeID: () -> String
     ) -> LedgerOutcome {
         let now = report.checkedAt
-        let (state, timeline) = DomainStateTransition.apply(previous: snapshot.state, report: report)
+        var (state, timeline) = DomainStateTransition.apply(previous: snapshot.state, report: report)
         let transition = AlertStateMachine.advance(
             states: snapshot.alerts, check: AlertCheck(report: report), policy: policy.alerts, now: now,
             makeID: makeID)
         let alerts = transition.states.filter { $0.key.domain == report.domain }
-        var events = transition.events
+        var events = annotate(transition.events, state: &state, alerts: alerts, report: report)
         events += timelineEvents(timeline, snapshot: snapshot, report: report, makeID: makeID)
         return LedgerOutcome(
             state: state, alerts: alerts, alertsChanged: alerts != snapshot.alerts,
             run: runUpdate(snapshot.run, report: report), timeline: timeline, events: events,
-            deliveries: deliveries(events, webhooks: policy.webhooks), documents: report.documents)
+            deliveries: deliveries(
+                events, alerts: alerts, report: report, webhooks: policy.webhooks, makeID: makeID),
+            documents: report.documents)
     }
 
     /// Extends the open run when the outcome repeats it, else starts a new one holding the report once.
@@ -64,21 +66,6 @@ public enum DomainLedger {
                 domain: report.domain, firstSeen: report.checkedAt, lastSeen: report.checkedAt, checks: 1,
                 verdict: report.verdict, originHash: report.originHash, cdnHash: report.cdnHash, key: key,
                 report: stored))
-    }
-
-    /// Every event to every webhook that subscribed to its kind and domain.
-    static func deliveries(_ events: [MonitorEvent], webhooks: [WebhookConfiguration]) -> [LedgerDelivery] {
-        var deliveries: [LedgerDelivery] = []
-        for event in events {
-            guard let kind = WebhookEvent(rawValue: event.type.rawValue) else { continue }
-            for webhook in webhooks where webhook.wants(kind, domain: event.domain) {
-                deliveries.append(
-                    LedgerDelivery(
-                        deliveryID: DeliveryIdentity.deliveryID(eventID: event.id, webhookName: webhook.name),
-                        webhook: webhook.name, event: event))
-            }
-        }
-        return deliveries
     }
 
     /// `origin.changed` (with the semantic diff, when both meanings can be read) and `cdn.propagated` events for

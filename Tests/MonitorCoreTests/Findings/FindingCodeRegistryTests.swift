@@ -1,4 +1,5 @@
 import AASA
+import Foundation
 import MonitorCore
 import Testing
 
@@ -13,6 +14,26 @@ struct FindingCodeRegistryTests {
             #expect(try #require(FindingCode(id: code.id)) == code)
         }
         #expect(FindingCode(id: "origin.bot_block") == nil)
+    }
+
+    @Test("every code declared anywhere in Sources is in the registry's list, so `explain --list` misses none")
+    func everyDeclarationListed() throws {
+        // Static members cannot be enumerated at run time, so the declarations are read from the source.
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let sources = root.appendingPathComponent("Sources")
+        var declared: [String] = []
+        let paths = FileManager.default.enumerator(atPath: sources.path)?.compactMap { $0 as? String } ?? []
+        for path in paths where path.hasSuffix(".swift") {
+            let text = try String(contentsOf: sources.appendingPathComponent(path), encoding: .utf8)
+            for match in text.matches(of: /FindingCode\(\s*\.(\w+),\s*"([a-z_.]+)"/) {
+                let family = FindingCode.Family.allCases.first { "\($0)" == match.output.1 }
+                declared.append("\(family?.rawValue ?? String(match.output.1)).\(match.output.2)")
+            }
+        }
+        #expect(!paths.isEmpty)
+        #expect(declared.count == FindingCode.all.count)
+        #expect(Set(declared) == Set(FindingCode.all.map(\.id)))
     }
 
     @Test("every code explains itself in one line per part: meaning, why Apple cares, fix, example")

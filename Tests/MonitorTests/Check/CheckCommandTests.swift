@@ -36,7 +36,7 @@ struct CheckCommandTests {
         }
     }
 
-    @Test("--json prints one document in the shape of json-output.md")
+    @Test("--json prints one document in the documented shape")
     func json() async throws {
         try await CheckScenarios.with(cdnDomains: ["missing.origin.test"]) { scenarios in
             let run = try await MonitorBinary.run(
