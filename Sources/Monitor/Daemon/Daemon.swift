@@ -99,6 +99,7 @@ public enum Daemon {
             logger.warning("the state database did not close cleanly", metadata: ["error": "\(error)"])
         }
         logger.notice("stopped")
+        JournalLogHandler.flush()
         return exitCode
     }
 }
