@@ -26,7 +26,7 @@ enum MatchBenchmark {
                     switch matcher.decide(url, appID: app, domain: "example.com").decision {
                     case .match: decisions[0] += 1
                     case .exclude: decisions[1] += 1
-                    case .noMatch: decisions[2] += 1
+                    case .noMatch, .undecided: decisions[2] += 1
                     }
                 }
             }

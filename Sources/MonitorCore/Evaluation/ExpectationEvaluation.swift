@@ -50,6 +50,13 @@ enum ExpectationEvaluation {
                 code: "expect.url", severity: .error, source: source,
                 message: "\(expected.url) cannot be evaluated: \(error.reason)", detail: detail, subject: expected.url)
         }
+        if outcome.decision == .undecided {
+            detail["decision"] = .string(outcome.decision.rawValue)
+            return ReportFinding(
+                code: "expect.url", severity: .error, source: source,
+                message: "\(expected.url) cannot be evaluated: \(outcome.reason ?? "pattern too large to decide safely")",
+                detail: detail, subject: expected.url)
+        }
         guard !holds(expected.decision, outcome.decision) else { return nil }
         detail["decision"] = .string(outcome.decision.rawValue)
         if let rule = outcome.rule {
@@ -72,7 +79,7 @@ enum ExpectationEvaluation {
         case .match: decision == .match
         case .exclude: decision == .exclude
         case .noMatch: decision == .noMatch
-        case .notMatch: decision != .match
+        case .notMatch: decision == .exclude || decision == .noMatch
         }
     }
 
