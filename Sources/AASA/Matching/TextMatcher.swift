@@ -8,6 +8,8 @@ enum TextMatcher: Sendable {
     case nothing
     /// A glob; for a path ending in `/*`, `orWithout` is the same pattern without that tail (rule P4).
     case glob(GlobProgram, orWithout: GlobProgram?)
+    /// Multi-character variables with wildcard-free values; `automaton` for texts too long for the walk.
+    case variables(VariableProgram, orWithout: VariableProgram?, automaton: GlobAutomaton, filter: LiteralFilter)
     case automaton(GlobAutomaton, filter: LiteralFilter)
 
     /// Compiles `elements`; with `optionalSlashStarTail`, a final `/*` may also match nothing at all, which is
@@ -25,7 +27,13 @@ enum TextMatcher: Sendable {
             let automaton = AutomatonBuilder.compile(
                 GlobPattern(elements: elements), variables: variables, foldsCase: foldsCase,
                 optionalSlashStarTail: optionalSlashStarTail)
-            return .automaton(automaton, filter: LiteralFilter(body, foldsCase: foldsCase, endIsFixed: !hasTail))
+            let filter = LiteralFilter(body, foldsCase: foldsCase, endIsFixed: !hasTail)
+            if let program = VariableProgram(elements, variables: variables, foldsCase: foldsCase),
+                let without = hasTail ? VariableProgram(body, variables: variables, foldsCase: foldsCase) : program
+            {
+                return .variables(program, orWithout: hasTail ? without : nil, automaton: automaton, filter: filter)
+            }
+            return .automaton(automaton, filter: filter)
         }
         guard let program = GlobProgram(elements, variables: variables, foldsCase: foldsCase) else { return .nothing }
         let without = hasTail ? GlobProgram(body, variables: variables, foldsCase: foldsCase) : nil
@@ -39,6 +47,13 @@ enum TextMatcher: Sendable {
         case .glob(let program, let without):
             if program.matches(text, budget: &budget) { return true }
             return without?.matches(text, budget: &budget) ?? false
+        case .variables(let program, let without, let automaton, let filter):
+            guard filter.admits(text, budget: &budget) else { return false }
+            guard let full = program.matches(text, budget: &budget) else {
+                return automaton.matches(text, budget: &budget)
+            }
+            if full || without == nil { return full }
+            return without?.matches(text, budget: &budget) ?? automaton.matches(text, budget: &budget)
         case .automaton(let automaton, let filter):
             return filter.admits(text, budget: &budget) && automaton.matches(text, budget: &budget)
         }
@@ -49,7 +64,7 @@ enum TextMatcher: Sendable {
         switch self {
         case .nothing: 0
         case .glob(let program, _): program.atoms.count + program.bounds.count - 2
-        case .automaton(let automaton, _): automaton.transitions.count
+        case .variables(_, _, let automaton, _), .automaton(let automaton, _): automaton.transitions.count
         }
     }
 }

@@ -18,14 +18,16 @@ public struct URLMatcher: Sendable {
 
     /// Every rule of every entry, in document order.
     private let rules: [CompiledRule]
-    /// Each listed app's rules, in decision order.
-    private let apps: [String: RuleIndex]
+    /// Each listed app's rules in decision order, found through `apps` (an index, so no copy per decision).
+    private let indexes: [RuleIndex]
+    private let apps: [String: Int]
     private let stepBudget: Int
 
     public init(document: AASADocument, stepBudget: Int = URLMatcher.defaultStepBudget) {
         self.stepBudget = stepBudget
         guard let applinks = document.applinks else {
             rules = []
+            indexes = []
             apps = [:]
             return
         }
@@ -38,7 +40,9 @@ public struct URLMatcher: Sendable {
             for appID in Set(entry.appIDs) { orders[appID, default: []] += Array(first..<rules.count) }
         }
         self.rules = rules
-        apps = orders.mapValues { RuleIndex(order: $0, rules: rules) }
+        let listed = orders.sorted { $0.key < $1.key }
+        indexes = listed.map { RuleIndex(order: $0.value, rules: rules) }
+        apps = Dictionary(uniqueKeysWithValues: listed.enumerated().map { ($0.element.key, $0.offset) })
     }
 
     /// Decides for a URL given as text; throws when it is not an absolute http(s) URL.
@@ -61,19 +65,21 @@ public struct URLMatcher: Sendable {
             let reason = "the URL's host \(url.host) is not \(domain)"
             return (MatchOutcome(decision: .noMatch, rule: nil, reason: reason), 0)
         }
-        guard let index = apps[appID] else {
+        guard let number = apps[appID] else {
             return (MatchOutcome(decision: .noMatch, rule: nil, reason: "no applinks details entry lists \(appID)"), 0)
         }
         var budget = StepBudget(limit: stepBudget)
         let sizes = PreparedURL.Sizes(url)
-        let outcome = withUnsafeTemporaryAllocation(
-            of: UInt32.self, capacity: PreparedURL.capacity(sizes, forms: index.formCount)
-        ) { buffer in
-            var prepared = PreparedURL(url, sizes: sizes, buffer: buffer)
-            return rules.withUnsafeBufferPointer { rules in
-                Self.decide(
-                    &prepared, index: index, rules: rules, budget: &budget,
-                    urlLength: sizes.path + sizes.query + sizes.fragment)
+        let outcome = indexes.withUnsafeBufferPointer { indexes in
+            withUnsafeTemporaryAllocation(
+                of: UInt32.self, capacity: PreparedURL.capacity(sizes, forms: indexes[number].formCount)
+            ) { buffer in
+                var prepared = PreparedURL(url, sizes: sizes, buffer: buffer)
+                return rules.withUnsafeBufferPointer { rules in
+                    Self.decide(
+                        &prepared, index: indexes[number], rules: rules, budget: &budget,
+                        urlLength: sizes.path + sizes.query + sizes.fragment)
+                }
             }
         }
         return (outcome, budget.used)
