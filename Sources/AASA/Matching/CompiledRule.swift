@@ -1,5 +1,5 @@
 /// One rule of one `details` entry, compiled once per document so each URL only runs compiled matchers.
-struct CompiledRule: Sendable {
+final class CompiledRule: Sendable {
     /// The query part of a component.
     enum QueryMatcher: Sendable {
         /// Matches every query (pattern `*`, or a dictionary Apple disregards).
@@ -72,15 +72,16 @@ struct CompiledRule: Sendable {
             if !matcher.matches(url.query(form), budget: &budget) { return false }
         case .items(let rules):
             let count = url.itemCount(form)
-            for rule in rules {
+            // By index, so the loop borrows each item rule instead of copying (and retaining) it.
+            for number in rules.indices {
                 var seen = false
                 for index in 0..<count {
                     let item = url.item(index, form)
-                    guard budget.spend(1), item.name.elementsEqual(rule.name) else { continue }
+                    guard budget.spend(1), item.name.elementsEqual(rules[number].name) else { continue }
                     seen = true
-                    if !rule.value.matches(item.value, budget: &budget) { return false }
+                    if !rules[number].value.matches(item.value, budget: &budget) { return false }
                 }
-                if !seen && !rule.value.matches(UnsafeBufferPointer(start: nil, count: 0), budget: &budget) {
+                if !seen && !rules[number].value.matches(UnsafeBufferPointer(start: nil, count: 0), budget: &budget) {
                     return false
                 }
             }

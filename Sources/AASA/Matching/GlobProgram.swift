@@ -6,7 +6,7 @@
 /// text is therefore one pass, where a state-set simulation carries every `*` at once (87 s for 120 KB against
 /// 100 KB). Only a middle segment that holds `?` or a set and nearly matches everywhere costs text × segment; the
 /// step budget bounds that. No allocation per decision: the text is a buffer the caller owns.
-struct GlobProgram: Sendable {
+final class GlobProgram: Sendable {
     /// An atom that is not a scalar: `?`, or (with the set's index in the low bits) a one-character set.
     static let anyAtom: UInt32 = 0xFFFF_FFFF
     static let setFlag: UInt32 = 0x8000_0000

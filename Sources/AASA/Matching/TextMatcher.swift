@@ -73,7 +73,7 @@ enum TextMatcher: Sendable {
 ///
 /// Found leftmost one after another, which finds them whenever any placement exists; the first piece must sit at
 /// the start when the pattern starts with it, and the last at the end when the pattern ends with it.
-struct LiteralFilter: Sendable {
+final class LiteralFilter: Sendable {
     let pieces: [[UInt32]]
     let anchoredStart: Bool
     let anchoredEnd: Bool

@@ -136,6 +136,7 @@ public struct URLMatcher: Sendable {
     }
 
     static func host(_ host: String, isCoveredBy domain: String) -> Bool {
+        if host == domain { return true }  // the usual case, without lower-casing a copy per decision
         var expected = domain.lowercased()
         if expected.hasSuffix(".") { expected.removeLast() }
         if expected.hasPrefix("*.") {

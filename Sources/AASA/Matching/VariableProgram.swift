@@ -4,7 +4,7 @@
 /// That is the same bound as the automaton (pattern × text) but with a bitmap and one stack taken from
 /// `withUnsafeTemporaryAllocation` instead of state sets, memo tables and per-variable runs, and it stops at the
 /// first way through. Each variable is a `LiteralTrie` walk. Above `maximumPairs` the caller uses the automaton.
-struct VariableProgram: Sendable {
+final class VariableProgram: Sendable {
     static let maximumPairs = 1 << 20
     private static let anyOp: UInt32 = 0xFFFF_FFFF
     private static let starOp: UInt32 = 0xFFFF_FFFE
