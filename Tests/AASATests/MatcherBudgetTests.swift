@@ -15,7 +15,8 @@ struct MatcherBudgetTests {
 
     @Test("a 120 KB *a*a…b rule against a 100 KB URL is decided in steps linear in their sizes")
     func issueStars() throws {
-        let matcher = URLMatcher(document: F.document([F.component("/" + String(repeating: "*a", count: 60_000) + "b")]))
+        let matcher = URLMatcher(
+            document: F.document([F.component("/" + String(repeating: "*a", count: 60_000) + "b")]))
         let path = "/" + String(repeating: "a", count: 100_000)
         let (miss, missSteps) = try Self.steps(matcher, "https://example.com\(path)")
         let (hit, hitSteps) = try Self.steps(matcher, "https://example.com\(path)b")

@@ -208,7 +208,8 @@ struct PreparedURL {
         while index < bytes.count {
             let byte = bytes[index]
             if decodes, byte == UInt8(ascii: "%"), index + 2 < bytes.count,
-                let high = PercentDecoding.hexValue(bytes[index + 1]), let low = PercentDecoding.hexValue(bytes[index + 2])
+                let high = PercentDecoding.hexValue(bytes[index + 1]),
+                let low = PercentDecoding.hexValue(bytes[index + 2])
             {
                 buffer[start + count] = UInt32(high << 4 | low)
                 escaped = true

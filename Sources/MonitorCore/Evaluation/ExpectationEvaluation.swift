@@ -54,7 +54,8 @@ enum ExpectationEvaluation {
             detail["decision"] = .string(outcome.decision.rawValue)
             return ReportFinding(
                 code: "expect.url", severity: .error, source: source,
-                message: "\(expected.url) cannot be evaluated: \(outcome.reason ?? "pattern too large to decide safely")",
+                message:
+                    "\(expected.url) cannot be evaluated: \(outcome.reason ?? "pattern too large to decide safely")",
                 detail: detail, subject: expected.url)
         }
         guard !holds(expected.decision, outcome.decision) else { return nil }
