@@ -45,7 +45,7 @@ struct StatusCommand: AsyncParsableCommand {
         } else {
             print(StatusText.render(snapshot))
         }
-        // check-codes.md: exit 1 when there is no state yet (nothing checked, or none of the named domains).
+        // The documented exit 1: no state yet (nothing checked, or none of the named domains).
         if snapshot.domains.isEmpty {
             throw CommandFailure(
                 message: "no state yet for \(names?.joined(separator: ", ") ?? "any domain")", exitCode: 1)

@@ -24,7 +24,7 @@ struct MatcherPathTests {
         Case(pattern: "/buy", path: "/buy/", matches: true),
         Case(pattern: "/buy/", path: "/buy", matches: true),
         Case(pattern: "/buy/*", path: "/buy//", matches: true),
-        // P3: Apple drops EVERY trailing `/`, from the path and from the pattern (aasa.md §2.3, corrected)
+        // P3: Apple drops EVERY trailing `/`, from the path and from the pattern (swcutil, 2026-11)
         Case(pattern: "/buy/", path: "/buy//", matches: true),
         Case(pattern: "/buy", path: "/buy///", matches: true),
         Case(pattern: "/buy//", path: "/buy", matches: true),

@@ -74,7 +74,7 @@ struct PreparedURL {
     /// The path (rules P3 and P6: every trailing `/` dropped, and an empty path or what remains of `//` is `/`).
     ///
     /// Normalized after decoding: with `percentEncoded: false` Apple compares the decoded path, where `%2F` is a
-    /// `/` like any other (aasa.md §2.7), so a trailing `%2F` is as insignificant as a trailing `/` (P3).
+    /// `/` like any other, so a trailing `%2F` is as insignificant as a trailing `/` (P3, see `URLMatcher`).
     mutating func path(_ form: Form) -> UnsafeBufferPointer<UInt32> {
         let start = region(form)
         if let known = known(form, .path) { return text(start, known) }
@@ -122,7 +122,7 @@ struct PreparedURL {
     }
 
     /// Item `index` (after `itemCount(form)`): its name decoded with the form but never folded, since whether
-    /// Apple folds item names is not known (aasa.md §2.4), and its value in `form`.
+    /// Apple folds item names is not known (no documentation, no observation), and its value in `form`.
     func item(_ index: Int, _ form: Form) -> QueryItem {
         let offsets = Int(regions[form.slot]) + sizes.path + 1 + 2 * sizes.query + sizes.fragment + 4 * index
         let nameStart = Int(buffer[offsets])

@@ -1,8 +1,17 @@
 /// Decides, as Apple does, whether a URL opens an app: `match`, `exclude` or `no_match`, and which rule decided.
 ///
-/// Build one per document: every rule is compiled once into automata (aasa.md §2.1–2.9), then each decision
-/// walks the `details` entries that list the app in document order, and within each its `components` (or,
-/// without them, its legacy `paths`); the first rule that matches decides, and an exclude stops everything.
+/// Build one per document: every rule is compiled once (plain globs into `GlobProgram`s, patterns with
+/// multi-character variables into `VariableProgram`s or automata), and each app's rules are indexed by their
+/// literal first path segment (`RuleIndex`). Each decision walks, in document order, the rules of the `details`
+/// entries that list the app (their `components`, or without them their legacy `paths`) that its URL's first
+/// segment leaves possible; the first rule that matches decides, and an exclude stops everything. A decision
+/// allocates nothing for an ordinary URL and has a step budget (`undecided` when spent).
+///
+/// Paths follow Apple's path rules as observed with `swcutil`, numbered P1–P6 in comments and tests: P1 the
+/// pattern must cover the whole path; P2 the pattern's leading `/` is optional; P3 trailing slashes are
+/// insignificant on either side, however many: every one is dropped from the path and from the pattern
+/// (`/buy/` matches `/buy//`); P4 a pattern ending in `/*` also matches the path without that segment; P5
+/// nothing collapses and nothing is added for a wildcard to eat; P6 an empty path counts as `/`.
 ///
 /// ```swift
 /// let matcher = URLMatcher(document: document)

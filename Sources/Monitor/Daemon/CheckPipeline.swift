@@ -11,14 +11,13 @@ struct CheckPipeline: Sendable {
         var probe: ProbeSettings
         var evaluation: EvaluationSettings
         var previous: DomainState?
-        var alerting: AlertingContext
+        var ledger: LedgerPolicy
     }
 
     /// What a finished check produced.
     struct Outcome: Sendable {
         var report: DomainReport
-        var state: DomainState
-        var events: [TimelineEvent]
+        var ledger: LedgerOutcome
     }
 
     let engine: CurlEngine
@@ -31,12 +30,13 @@ struct CheckPipeline: Sendable {
         let probe = DomainProbe(engine: engine, settings: job.probe)
         let observation = await probe.observe(domain: job.domain, now: clock)
         try Task.checkCancellation()
-        let context = EvaluationContext(staleSince: job.previous?.cdnInSync == false ? job.previous?.staleSince : nil)
+        let context = EvaluationContext(
+            staleSince: job.previous?.cdnInSync == false ? job.previous?.staleSince : nil,
+            originSince: job.previous?.originHashSince)
         let report = DomainEvaluator.evaluate(
             observation, expectations: job.expectations, settings: job.evaluation, context: context,
             now: observation.finishedAt)
-        let updater = job.alerting.updater(for: report)
-        let (state, events) = try await store.record(report: report, alertUpdate: updater)
-        return Outcome(report: report, state: state, events: events)
+        let outcome = try await store.record(report: report, policy: job.ledger)
+        return Outcome(report: report, ledger: outcome)
     }
 }

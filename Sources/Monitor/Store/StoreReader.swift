@@ -38,11 +38,13 @@ public final class StoreReader: Sendable {
     /// The current state of every domain (or of the named ones), sorted by domain.
     public func domainStates(domains: [String]? = nil) async throws -> [DomainState] {
         let path = path
+        // A set, so that filtering by the configured domains stays linear (an array made `status` quadratic).
+        let wanted = domains.map(Set.init)
         return try await database.read { db in
             let rows = try Row.fetchAll(db, sql: "SELECT domain, state_json FROM domain_state ORDER BY domain")
             return try rows.compactMap { row -> DomainState? in
                 let domain: String = row["domain"]
-                if let domains, !domains.contains(domain) { return nil }
+                if let wanted, !wanted.contains(domain) { return nil }
                 return try Self.decode(DomainState.self, row["state_json"], what: "state of \(domain)", path: path)
             }
         }
@@ -70,22 +72,32 @@ public final class StoreReader: Sendable {
         }
     }
 
-    /// The newest `limit` checks of `domain`, newest first.
-    public func lastChecks(domain: String, limit: Int = 10) async throws -> [StoredCheck] {
+    /// The newest `limit` history runs of `domain`, newest first.
+    public func runs(domain: String, limit: Int = 10) async throws -> [StoredRun] {
         try await database.read { db in
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT id, domain, checked_at, duration, verdict, origin_hash, cdn_hash FROM checks
-                    WHERE domain = ? ORDER BY checked_at DESC, id DESC LIMIT ?
+                    SELECT id, domain, first_seen, last_seen, checks, verdict, origin_hash, cdn_hash FROM runs
+                    WHERE domain = ? ORDER BY first_seen DESC, id DESC LIMIT ?
                     """,
                 arguments: [domain, limit]
             ).map { row in
-                StoredCheck(
-                    id: row["id"], domain: row["domain"], checkedAt: row["checked_at"],
-                    durationSeconds: row["duration"],
-                    verdict: row["verdict"], originHash: row["origin_hash"], cdnHash: row["cdn_hash"])
+                StoredRun(
+                    id: row["id"], domain: row["domain"], firstSeen: row["first_seen"], lastSeen: row["last_seen"],
+                    checks: row["checks"], verdict: row["verdict"], originHash: row["origin_hash"],
+                    cdnHash: row["cdn_hash"])
             }
+        }
+    }
+
+    /// The report stored with run `id` (its first check), `nil` when retention removed it.
+    public func runReport(id: Int64) async throws -> DomainReport? {
+        let path = path
+        return try await database.read { db in
+            guard let data = try Data.fetchOne(db, sql: "SELECT report_json FROM runs WHERE id = ?", arguments: [id])
+            else { return nil }
+            return try Self.decode(DomainReport.self, data, what: "report of run \(id)", path: path)
         }
     }
 
@@ -117,7 +129,8 @@ public final class StoreReader: Sendable {
     /// When the next waiting delivery is due, or `nil` when none waits.
     public func nextAttemptTime() async throws -> Date? {
         try await database.read { db in
-            try Date.fetchOne(db, sql: "SELECT min(next_attempt_at) FROM outbox WHERE state = 'pending'")
+            try Date.fetchOne(
+                db, sql: "SELECT min(next_attempt_at) FROM outbox WHERE state = ?", arguments: [OutboxState.pending])
         }
     }
 
@@ -127,11 +140,12 @@ public final class StoreReader: Sendable {
                 db,
                 sql: """
                     SELECT
-                      COUNT(*) FILTER (WHERE state = 'pending' AND attempts = 0) AS pending,
-                      COUNT(*) FILTER (WHERE state = 'pending' AND attempts > 0) AS retrying,
-                      COUNT(*) FILTER (WHERE state = 'dead') AS dead
+                      COUNT(*) FILTER (WHERE state = :pending AND attempts = 0) AS pending,
+                      COUNT(*) FILTER (WHERE state = :pending AND attempts > 0) AS retrying,
+                      COUNT(*) FILTER (WHERE state = :dead) AS dead
                     FROM outbox
-                    """)
+                    """,
+                arguments: ["pending": OutboxState.pending, "dead": OutboxState.dead])
             return OutboxCounts(pending: row?["pending"] ?? 0, retrying: row?["retrying"] ?? 0, dead: row?["dead"] ?? 0)
         }
     }

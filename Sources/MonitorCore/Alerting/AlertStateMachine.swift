@@ -26,7 +26,7 @@ public struct AlertCheck: Sendable, Hashable {
         if report.origin.root != nil { sources.insert(.root) }
         // An unreachable CDN (network, TLS, 5xx) says nothing about Apple's copy: its alerts neither advance nor
         // resolve, except `cdn.unreachable` itself, which is failing.
-        if report.cdn != nil, !report.findings.contains(where: { $0.code == "cdn.unreachable" }) {
+        if report.cdn != nil, !report.findings.contains(where: { $0.has(.cdnUnreachable) }) {
             sources.insert(.cdn)
         }
         self.init(
@@ -52,9 +52,9 @@ public struct AlertCheck: Sendable, Hashable {
         return documentSources.contains(identity.source)
     }
 
+    /// Whether `code` is a problem of a file's content (`FindingCode.concernsContent`); unknown codes are not.
     static func isContentCode(_ code: String) -> Bool {
-        code.hasPrefix("aasa.") || code.hasPrefix("expect.") || code == "origin.bom" || code == "origin.content_type"
-            || code == "origin.signed"
+        FindingCode(id: code)?.concernsContent ?? false
     }
 }
 
@@ -83,6 +83,11 @@ public enum AlertStateMachine {
         makeID: () -> String
     ) -> AlertTransition {
         let failing = failingFindings(check)
+        // A finding caused by another one is held: it neither fires (its cause alerts) nor resolves (it is there).
+        let held = Set(
+            check.findings.filter { $0.causedBy != nil && $0.severity > .info }.map {
+                $0.identity(domain: check.domain)
+            })
         var identities = Set(failing.keys)
         for identity in states.keys where identity.domain == check.domain { identities.insert(identity) }
 
@@ -93,6 +98,8 @@ public enum AlertStateMachine {
             let step: Step
             if let finding = failing[identity] {
                 step = fail(current, finding: finding, policy: policy, now: now)
+            } else if held.contains(identity) {
+                continue
             } else if check.observes(identity) {
                 step = pass(current, policy: policy, now: now)
             } else {
@@ -107,10 +114,10 @@ public enum AlertStateMachine {
         return AlertTransition(states: newStates, events: events)
     }
 
-    /// The most severe alerting (warning or error) finding per identity.
+    /// The most severe alerting (warning or error) finding per identity; caused findings do not alert on their own.
     private static func failingFindings(_ check: AlertCheck) -> [FindingIdentity: ReportFinding] {
         var result: [FindingIdentity: ReportFinding] = [:]
-        for finding in check.findings where finding.severity > .info {
+        for finding in check.findings where finding.severity > .info && finding.causedBy == nil {
             let identity = finding.identity(domain: check.domain)
             if let existing = result[identity], existing.severity >= finding.severity { continue }
             result[identity] = finding

@@ -32,6 +32,12 @@ public enum ReportText {
                 lines.append(
                     "    \(finding.severity.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)) "
                         + "\(finding.code): \(finding.message)")
+                if let paths = finding.detail["paths"]?.arrayValue?.compactMap(\.stringValue), !paths.isEmpty {
+                    lines.append(
+                        "            at " + paths.prefix(5).joined(separator: ", ")
+                            + (paths.count > 5 ? " … and \(paths.count - 5) more" : ""))
+                }
+                if let cause = finding.causedBy { lines.append("            " + cause.text) }
             }
         }
         if let diff = report.diff, !diff.changes.isEmpty {
