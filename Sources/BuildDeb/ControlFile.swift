@@ -1,0 +1,74 @@
+import Foundation
+
+/// `DEBIAN/control` of the package, with `Depends:` read off the binary rather than typed.
+struct ControlFile {
+    var version: String
+    var architecture: String
+    /// What the binary links, from dpkg-shlibdeps (`libc6 (>= 2.34), libcurl4 (>= 7.x), …`).
+    var libraryDepends: [String]
+    /// Kilobytes the installed files take (`du -sk`).
+    var installedSize: Int
+
+    /// What the maintainer scripts call: systemd-sysusers and systemd-tmpfiles (from systemd, or the standalone
+    /// packages on machines without it) and deb-systemd-helper/-invoke (init-system-helpers). Not linked, so
+    /// dpkg-shlibdeps cannot see them.
+    static let scriptDepends = [
+        "systemd | systemd-standalone-sysusers", "systemd | systemd-standalone-tmpfiles", "init-system-helpers",
+    ]
+
+    var text: String {
+        let maintainer =
+            ProcessInfo.processInfo.environment["DEBEMAIL"].map { email in
+                "\(ProcessInfo.processInfo.environment["DEBFULLNAME"] ?? "aasa-monitor maintainers") <\(email)>"
+            } ?? "aasa-monitor maintainers <aasa-monitor@localhost>"
+        return """
+            Package: aasa-monitor
+            Version: \(version)
+            Architecture: \(architecture)
+            Maintainer: \(maintainer)
+            Installed-Size: \(installedSize)
+            Depends: \((libraryDepends + Self.scriptDepends).joined(separator: ", "))
+            Section: net
+            Priority: optional
+            Description: watches Apple universal-link association (AASA) files
+             aasa-monitor fetches each domain's apple-app-site-association file from the
+             origin and from Apple's CDN, which is what devices read, and says when they
+             break, differ or lag: `aasa-monitor check` gates a release in CI with its
+             exit code, and the aasa-monitor service keeps a history, serves metrics and
+             sends webhook alerts. lint, match and diff work on files.
+
+            """
+    }
+
+    /// The `Depends:` entries for `binary`, from `dpkg-shlibdeps` (dpkg-dev), which maps each linked library to
+    /// the package that ships it and the lowest version whose symbols the binary uses.
+    ///
+    /// dpkg-shlibdeps only runs inside a source package, so it gets a throwaway `debian/control` of its own.
+    static func libraryDepends(of binary: URL, workDirectory: URL) throws -> [String] {
+        let source = workDirectory.appendingPathComponent("shlibdeps")
+        try? FileManager.default.removeItem(at: source)
+        try FileManager.default.createDirectory(
+            at: source.appendingPathComponent("debian"), withIntermediateDirectories: true)
+        try "Source: aasa-monitor\n\nPackage: aasa-monitor\nArchitecture: any\n".write(
+            to: source.appendingPathComponent("debian/control"), atomically: true, encoding: .utf8)
+        let output: String
+        do {
+            output = try Shell.run("dpkg-shlibdeps", ["-O", "-e" + binary.path], in: source)
+        } catch {
+            throw BuildDebError("\(error)\nDepends: comes from dpkg-shlibdeps: `apt-get install dpkg-dev`.")
+        }
+        let prefix = "shlibs:Depends="
+        guard let line = output.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }) else {
+            throw BuildDebError("dpkg-shlibdeps printed no \(prefix) line for \(binary.path):\n\(output)")
+        }
+        let depends = line.dropFirst(prefix.count).split(separator: ",").map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
+        guard depends.contains(where: { $0 == "libcurl4" || $0.hasPrefix("libcurl4 ") }) else {
+            throw BuildDebError(
+                "dpkg-shlibdeps found no libcurl4 in what \(binary.path) links (\(depends.joined(separator: ", ")));"
+                    + " build against libcurl4-openssl-dev")
+        }
+        return depends
+    }
+}
