@@ -38,7 +38,8 @@ struct BuildDeb: CommandPlugin {
 
         let control = ControlFile(
             version: version,
-            architecture: try Shell.run("dpkg", ["--print-architecture"]).trimmingCharacters(in: .whitespacesAndNewlines),
+            architecture: try Shell.run("dpkg", ["--print-architecture"]).trimmingCharacters(
+                in: .whitespacesAndNewlines),
             libraryDepends: try ControlFile.libraryDepends(of: binary, workDirectory: scratch),
             installedSize: try tree.installedSize())
         try tree.write(control.text, to: "/DEBIAN/control")
@@ -62,7 +63,8 @@ struct BuildDeb: CommandPlugin {
             try String(contentsOf: package.appendingPathComponent(path), encoding: .utf8)
         }
         try tree.write(
-            try PackagedFiles.unit(read("systemd/aasa-monitor.service")), to: "/lib/systemd/system/aasa-monitor.service")
+            try PackagedFiles.unit(read("systemd/aasa-monitor.service")), to: "/lib/systemd/system/aasa-monitor.service"
+        )
         try tree.copy(
             package.appendingPathComponent("systemd/aasa-monitor.sysusers.conf"),
             to: "/usr/lib/sysusers.d/aasa-monitor.conf")

@@ -13,7 +13,10 @@ enum ManualPages {
         try FileManager.default.createDirectory(at: pages, withIntermediateDirectories: true)
         try Shell.run(
             tool.path,
-            [binary.path, "--multi-page", "--section", "1", "--date", try date(package), "--output-directory", pages.path])
+            [
+                binary.path, "--multi-page", "--section", "1", "--date", try date(package), "--output-directory",
+                pages.path,
+            ])
         let generated = try FileManager.default.contentsOfDirectory(atPath: pages.path).filter { $0.hasSuffix(".1") }
         guard generated.contains("aasa-monitor.1") else {
             throw BuildDebError("generate-manual wrote no aasa-monitor.1 in \(pages.path) (it wrote: \(generated))")

@@ -9,7 +9,8 @@ enum ReleaseBuild {
     /// returns the built binary.
     static func build(swift: String, package: URL, scratch: URL) throws -> URL {
         let arguments = [
-            "build", "-c", "release", "--static-swift-stdlib", "--product", "aasa-monitor", "--scratch-path", scratch.path,
+            "build", "-c", "release", "--static-swift-stdlib", "--product", "aasa-monitor", "--scratch-path",
+            scratch.path,
         ]
         Shell.say("building the release binary in \(scratch.path) (several minutes the first time)")
         try Shell.run("nice", ["-n", "19", swift] + arguments, in: package, capture: false)
