@@ -21,7 +21,7 @@ struct BuildDeb: CommandPlugin {
         let swift = (try? context.tool(named: "swift").url.path) ?? "swift"
 
         let built = try ReleaseBuild.build(swift: swift, package: package, scratch: scratch)
-        let tree = try PackageTree(root: scratch.appendingPathComponent("deb/aasa-monitor"))
+        let tree = try PackageTree(root: scratch.appendingPathComponent("deb/debian/aasa-monitor"))
         try tree.copy(built, to: "/usr/bin/aasa-monitor", mode: 0o755)
         let binary = tree.url("/usr/bin/aasa-monitor")
         try ReleaseBuild.strip(binary)
@@ -40,7 +40,7 @@ struct BuildDeb: CommandPlugin {
             version: version,
             architecture: try Shell.run("dpkg", ["--print-architecture"]).trimmingCharacters(
                 in: .whitespacesAndNewlines),
-            libraryDepends: try ControlFile.libraryDepends(of: binary, workDirectory: scratch),
+            libraryDepends: try ControlFile.libraryDepends(of: binary, source: scratch.appendingPathComponent("deb")),
             installedSize: try tree.installedSize())
         try tree.write(control.text, to: "/DEBIAN/control")
         try tree.write("/etc/aasa-monitor/config.yml\n", to: "/DEBIAN/conffiles")

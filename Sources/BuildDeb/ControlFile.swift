@@ -43,12 +43,9 @@ struct ControlFile {
     /// The `Depends:` entries for `binary`, from `dpkg-shlibdeps` (dpkg-dev), which maps each linked library to
     /// the package that ships it and the lowest version whose symbols the binary uses.
     ///
-    /// dpkg-shlibdeps only runs inside a source package, so it gets a throwaway `debian/control` of its own.
-    static func libraryDepends(of binary: URL, workDirectory: URL) throws -> [String] {
-        let source = workDirectory.appendingPathComponent("shlibdeps")
-        try? FileManager.default.removeItem(at: source)
-        try FileManager.default.createDirectory(
-            at: source.appendingPathComponent("debian"), withIntermediateDirectories: true)
+    /// dpkg-shlibdeps runs inside a source package: `source` gets a `debian/control` of its own, and the binary
+    /// must be in `source/debian/aasa-monitor/`, the package's tree, as dpkg-shlibdeps expects.
+    static func libraryDepends(of binary: URL, source: URL) throws -> [String] {
         try "Source: aasa-monitor\n\nPackage: aasa-monitor\nArchitecture: any\n".write(
             to: source.appendingPathComponent("debian/control"), atomically: true, encoding: .utf8)
         let output: String

@@ -2,13 +2,15 @@ import Foundation
 
 /// The file tree that becomes the `.deb`: paths as installed, each file with its mode.
 struct PackageTree {
-    /// The tree's root, `.build-deb/deb/aasa-monitor`; emptied when the tree is made.
+    /// The tree's root, `.build-deb/deb/debian/aasa-monitor`; emptied when the tree is made.
     let root: URL
 
+    /// Makes an empty tree with its `DEBIAN/` directory (dpkg-shlibdeps looks for it to know the tree's root).
     init(root: URL) throws {
         self.root = root
         try? FileManager.default.removeItem(at: root)
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: root.appendingPathComponent("DEBIAN"), withIntermediateDirectories: true)
     }
 
     /// The URL of `path` (absolute, as installed) inside the tree.
