@@ -11,7 +11,7 @@ import os
 import ssl
 import sys
 
-AASA = (b'{"applinks":{"details":[{"appIDs":["ABCDE12345.com.example.app"],'
+AASA = (b'{"applinks":{"details":[{"appIDs":["9JA89QQLNQ.com.example.shop"],'
         b'"components":[{"/":"/products/*"}]}]}}')
 
 

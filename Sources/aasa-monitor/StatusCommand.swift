@@ -46,9 +46,13 @@ struct StatusCommand: AsyncParsableCommand {
             print(StatusText.render(snapshot))
         }
         // check-codes.md: exit 1 when there is no state yet (nothing checked, or none of the named domains).
+        // A fresh package install's configuration lists no domains: say so instead of "no state yet for ".
         if snapshot.domains.isEmpty {
-            throw CommandFailure(
-                message: "no state yet for \(names?.joined(separator: ", ") ?? "any domain")", exitCode: 1)
+            let subject =
+                names.map {
+                    $0.isEmpty ? "any domain: the configuration lists none under domains:" : $0.joined(separator: ", ")
+                } ?? "any domain"
+            throw CommandFailure(message: "no state yet for \(subject)", exitCode: 1)
         }
     }
 }
