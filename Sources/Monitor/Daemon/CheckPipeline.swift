@@ -11,14 +11,13 @@ struct CheckPipeline: Sendable {
         var probe: ProbeSettings
         var evaluation: EvaluationSettings
         var previous: DomainState?
-        var alerting: AlertingContext
+        var ledger: LedgerPolicy
     }
 
     /// What a finished check produced.
     struct Outcome: Sendable {
         var report: DomainReport
-        var state: DomainState
-        var events: [TimelineEvent]
+        var ledger: LedgerOutcome
     }
 
     let engine: CurlEngine
@@ -35,8 +34,7 @@ struct CheckPipeline: Sendable {
         let report = DomainEvaluator.evaluate(
             observation, expectations: job.expectations, settings: job.evaluation, context: context,
             now: observation.finishedAt)
-        let updater = job.alerting.updater(for: report)
-        let (state, events) = try await store.record(report: report, alertUpdate: updater)
-        return Outcome(report: report, state: state, events: events)
+        let outcome = try await store.record(report: report, policy: job.ledger)
+        return Outcome(report: report, ledger: outcome)
     }
 }

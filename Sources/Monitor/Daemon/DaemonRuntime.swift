@@ -51,7 +51,7 @@ actor DaemonRuntime {
         lastTick = now
         let room = configuration.http.concurrency - inFlight.count
         guard room > 0, let first = plan.nextWake, first <= now else { return [] }
-        let alerting = alertingContext
+        let ledger = configuration.ledgerPolicy
         let domains = Dictionary(configuration.domains.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         var jobs: [CheckPipeline.Job] = []
         for name in plan.due(at: now).prefix(room) {
@@ -61,7 +61,7 @@ actor DaemonRuntime {
             jobs.append(
                 CheckPipeline.Job(
                     domain: name, expectations: domain.expect, probe: configuration.probeSettings,
-                    evaluation: configuration.evaluationSettings, previous: states[name], alerting: alerting))
+                    evaluation: configuration.evaluationSettings, previous: states[name], ledger: ledger))
         }
         return jobs
     }
@@ -71,7 +71,7 @@ actor DaemonRuntime {
         inFlight[domain] = nil
         if let outcome {
             outboxChanged = true
-            states[domain] = outcome.state
+            states[domain] = outcome.ledger.state
             checksByVerdict[domain, default: [:]][outcome.report.verdict, default: 0] += 1
             checksCompleted += 1
         } else {

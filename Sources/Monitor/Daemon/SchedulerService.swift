@@ -63,7 +63,7 @@ struct SchedulerService: Service {
 
     private func log(_ outcome: CheckPipeline.Outcome) {
         let report = outcome.report
-        let problems = report.findings.filter { $0.severity != .info }.map(\.code)
+        let problems = report.findings.filter { $0.severity != .info }.map { "\($0.code)@\($0.source.rawValue)" }
         var metadata: Logger.Metadata = [
             "domain": "\(report.domain)", "verdict": "\(report.verdict.rawValue)",
             "duration": "\(String(format: "%.3f", report.durationSeconds))",
@@ -72,8 +72,21 @@ struct SchedulerService: Service {
         let level: Logger.Level =
             report.verdict == .ready ? .info : (report.verdict == .originBroken ? .error : .warning)
         logger.log(level: level, "checked", metadata: metadata)
-        for event in outcome.events {
-            logger.notice("\(event.kind.rawValue)", metadata: ["domain": "\(report.domain)"])
+        for entry in outcome.ledger.timeline {
+            var fields: Logger.Metadata = ["domain": "\(report.domain)"]
+            for (key, value) in entry.detail {
+                fields[key] = "\(value.stringValue ?? value.logText)"
+            }
+            logger.notice("\(entry.kind.rawValue)", metadata: fields)
+        }
+        for event in outcome.ledger.events where event.type == .alertFiring || event.type == .alertResolved {
+            logger.notice(
+                "\(event.type.rawValue)",
+                metadata: [
+                    "domain": "\(event.domain)", "code": "\(event.code)",
+                    "source": "\(event.source?.rawValue ?? "-")", "severity": "\(event.severity.rawValue)",
+                    "id": "\(event.id)",
+                ])
         }
     }
 }

@@ -5,14 +5,6 @@ import MonitorCore
 
 /// The statements of `MonitorStore.record`, each run inside its one transaction.
 extension MonitorStore {
-    static func domainState(_ db: Database, domain: String, path: String) throws -> DomainState? {
-        guard
-            let data = try Data.fetchOne(
-                db, sql: "SELECT state_json FROM domain_state WHERE domain = ?", arguments: [domain])
-        else { return nil }
-        return try StoreReader.decode(DomainState.self, data, what: "state of \(domain)", path: path)
-    }
-
     /// Each meaning once: a document already stored only gets its `last_seen` moved.
     static func insertDocuments(_ db: Database, _ documents: [String: String], seenAt: Date) throws {
         for (hash, text) in documents.sorted(by: { $0.key < $1.key }) {
@@ -25,58 +17,99 @@ extension MonitorStore {
         }
     }
 
-    /// The check row; the report is kept as JSON without its documents, which live in `documents` by hash.
-    static func insertCheck(_ db: Database, report: DomainReport) throws -> Int64 {
-        var stored = report
-        stored.documents = [:]
+    /// The domain's snapshot for the ledger: state, alert states, open run, and the previous origin document
+    /// when the report shows another meaning.
+    static func snapshot(_ db: Database, report: DomainReport, path: String) throws -> DomainSnapshot {
+        let domain = report.domain
+        var snapshot = DomainSnapshot()
+        if let row = try Row.fetchOne(
+            db, sql: "SELECT state_json, run_id, run_key FROM domain_state WHERE domain = ?", arguments: [domain])
+        {
+            snapshot.state = try StoreReader.decode(
+                DomainState.self, row["state_json"], what: "state of \(domain)", path: path)
+            if let id: Int64 = row["run_id"], let key: String = row["run_key"] {
+                snapshot.run = RunMark(id: id, key: key)
+            }
+        }
+        for stored in try StoreReader.alertStates(db, domain: domain) {
+            // A state this version cannot read starts over rather than blocking every later check.
+            if let state = try? MonitorJSON.decoder().decode(AlertState.self, from: stored.stateJSON) {
+                snapshot.alerts[stored.identity] = state
+            }
+        }
+        if let hash = DomainLedger.documentNeeded(state: snapshot.state, report: report) {
+            snapshot.previousOriginDocument = try String.fetchOne(
+                db, sql: "SELECT canonical_text FROM documents WHERE hash = ?", arguments: [hash])
+        }
+        return snapshot
+    }
+
+    /// Writes what the ledger decided: documents, the run, the state, the timeline, alert states and deliveries.
+    static func write(_ db: Database, outcome: LedgerOutcome, checkedAt: Date) throws {
+        try insertDocuments(db, outcome.documents, seenAt: checkedAt)
+        let run: RunMark
+        switch outcome.run {
+        case .extend(let open, let lastSeen):
+            try db.execute(
+                sql: "UPDATE runs SET last_seen = ?, checks = checks + 1 WHERE id = ?", arguments: [lastSeen, open.id])
+            run = open
+        case .start(let new):
+            try db.execute(
+                sql: """
+                    INSERT INTO runs (domain, first_seen, last_seen, checks, verdict, origin_hash, cdn_hash, key,
+                      report_json)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    new.domain, new.firstSeen, new.lastSeen, new.checks, new.verdict.rawValue, new.originHash,
+                    new.cdnHash, new.key, try StoreCoding.encode(new.report),
+                ])
+            run = RunMark(id: db.lastInsertedRowID, key: new.key)
+        }
+        let state = outcome.state
         try db.execute(
             sql: """
-                INSERT INTO checks (domain, checked_at, duration, verdict, origin_hash, cdn_hash, report_json)
+                INSERT OR REPLACE INTO domain_state (domain, state_json, origin_hash, cdn_hash, updated_at, run_id,
+                  run_key)
                 VALUES (?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
-                report.domain, report.checkedAt, report.durationSeconds, report.verdict.rawValue, report.originHash,
-                report.cdnHash, try StoreCoding.encode(stored),
+                state.domain, try StoreCoding.encode(state), state.originHash, state.cdnHash, checkedAt, run.id,
+                run.key,
             ])
-        return db.lastInsertedRowID
-    }
-
-    static func insertFindings(_ db: Database, _ findings: [ReportFinding], checkID: Int64) throws {
-        for finding in findings {
+        for event in outcome.timeline {
             try db.execute(
-                sql: """
-                    INSERT INTO findings (check_id, code, severity, source, subject, message, detail_json)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    checkID, finding.code, finding.severity.rawValue, finding.source.rawValue, finding.subject,
-                    finding.message, try StoreCoding.encode(finding.detail),
-                ])
+                sql: "INSERT INTO timeline (domain, at, kind, detail_json) VALUES (?, ?, ?, ?)",
+                arguments: [state.domain, event.at, event.kind.rawValue, try StoreCoding.encode(event.detail)])
         }
+        if outcome.alertsChanged {
+            try writeAlerts(db, domain: state.domain, alerts: outcome.alerts)
+        }
+        var inserts: [OutboxInsert] = []
+        for delivery in outcome.deliveries {
+            inserts.append(
+                OutboxInsert(
+                    deliveryID: delivery.deliveryID, eventID: delivery.event.id, webhook: delivery.webhook,
+                    eventJSON: try MonitorJSON.encoder().encode(delivery.event), createdAt: checkedAt,
+                    nextAttemptAt: checkedAt))
+        }
+        try insertDeliveries(db, inserts)
     }
 
-    /// Replaces the domain's alert states with what `update` returns and enqueues its deliveries.
-    static func updateAlerts(
-        _ db: Database, domain: String, timeline: [TimelineEvent], with update: AlertUpdater
-    ) throws {
-        let current = try StoreReader.alertStates(db, domain: domain)
-        let input = AlertUpdateInput(
-            alertStates: Dictionary(current.map { ($0.identity, $0.stateJSON) }, uniquingKeysWith: { a, _ in a }),
-            timeline: timeline,
-            document: { hash in
-                try String.fetchOne(db, sql: "SELECT canonical_text FROM documents WHERE hash = ?", arguments: [hash])
-            })
-        let result = try update(input)
+    /// Replaces the domain's alert states with `alerts`.
+    static func writeAlerts(_ db: Database, domain: String, alerts: [FindingIdentity: AlertState]) throws {
         try db.execute(sql: "DELETE FROM alert_state WHERE domain = ?", arguments: [domain])
-        for (identity, json) in result.newAlertStates.sorted(by: { $0.key < $1.key }) {
+        for (identity, state) in alerts.sorted(by: { $0.key < $1.key }) {
             try db.execute(
                 sql: """
                     INSERT OR REPLACE INTO alert_state (domain, code, source, subject, state_json)
                     VALUES (?, ?, ?, ?, ?)
                     """,
-                arguments: [identity.domain, identity.code, identity.source.rawValue, identity.subject, json])
+                arguments: [
+                    identity.domain, identity.code, identity.source.rawValue, identity.subject,
+                    try MonitorJSON.encoder().encode(state),
+                ])
         }
-        try insertDeliveries(db, result.outboxEvents)
     }
 
     /// Inserts deliveries, ignoring any whose delivery id is already in the outbox; returns how many were new.

@@ -61,41 +61,22 @@ public final class MonitorStore: Sendable {
         }
     }
 
-    /// Stores one check and everything that follows from it in one transaction; returns the domain's new state and
-    /// the timeline events the check caused.
+    /// Records one check and everything that follows from it in one transaction, and returns what was written.
     ///
-    /// Writes the report's documents (once per hash), the check and its findings, the new `DomainState` and its
-    /// timeline events. With `alertUpdate`, also hands the domain's stored alert states to it and writes back
-    /// what it returns: the complete new set of alert states and the deliveries to enqueue. If anything throws,
-    /// nothing of this check is kept.
+    /// Loads the domain's snapshot, applies `DomainLedger` (state, timeline, alert states, deliveries, history run)
+    /// and writes its outcome. If anything throws, nothing of this check is kept. Event ids are ULIDs of the check
+    /// time.
     @discardableResult
-    public func record(
-        report: DomainReport, alertUpdate: AlertUpdater? = nil
-    ) async throws -> DomainStateTransition.Outcome {
+    public func record(report: DomainReport, policy: LedgerPolicy = .quiet) async throws -> LedgerOutcome {
         let path = path
         return try await writer.write { db in
-            let previous = try Self.domainState(db, domain: report.domain, path: path)
-            let (state, events) = DomainStateTransition.apply(previous: previous, report: report)
-            try Self.insertDocuments(db, report.documents, seenAt: report.checkedAt)
-            let checkID = try Self.insertCheck(db, report: report)
-            try Self.insertFindings(db, report.findings, checkID: checkID)
-            try db.execute(
-                sql: """
-                    INSERT OR REPLACE INTO domain_state (domain, state_json, origin_hash, cdn_hash, updated_at)
-                    VALUES (?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    state.domain, try StoreCoding.encode(state), state.originHash, state.cdnHash, report.checkedAt,
-                ])
-            for event in events {
-                try db.execute(
-                    sql: "INSERT INTO timeline (domain, at, kind, detail_json) VALUES (?, ?, ?, ?)",
-                    arguments: [report.domain, event.at, event.kind.rawValue, try StoreCoding.encode(event.detail)])
-            }
-            if let alertUpdate {
-                try Self.updateAlerts(db, domain: report.domain, timeline: events, with: alertUpdate)
-            }
-            return (state, events)
+            let snapshot = try Self.snapshot(db, report: report, path: path)
+            var generator = SystemRandomNumberGenerator()
+            let outcome = DomainLedger.apply(
+                snapshot, report: report, policy: policy,
+                makeID: { EventID.make(at: report.checkedAt, using: &generator) })
+            try Self.write(db, outcome: outcome, checkedAt: report.checkedAt)
+            return outcome
         }
     }
 
@@ -119,21 +100,26 @@ public final class MonitorStore: Sendable {
         }
     }
 
-    /// Retention: removes checks (with their findings) and timeline events older than `cutoff`, documents no
-    /// check or current state refers to and not seen since `cutoff`, and finished deliveries older than `cutoff`.
-    /// Current domain state, alert states and unfinished deliveries are kept.
+    /// Retention: removes history runs that ended before `cutoff` (never a domain's open run) and timeline events
+    /// older than `cutoff`, documents no run or current state refers to and not seen since `cutoff`, and finished
+    /// deliveries older than `cutoff`. Current domain state, alert states and unfinished deliveries are kept.
     @discardableResult
     public func prune(olderThan cutoff: Date) async throws -> PruneResult {
         try await writer.write { db in
-            try db.execute(sql: "DELETE FROM checks WHERE checked_at < ?", arguments: [cutoff])
-            let checks = db.changesCount
+            try db.execute(
+                sql: """
+                    DELETE FROM runs WHERE last_seen < ?
+                      AND id NOT IN (SELECT run_id FROM domain_state WHERE run_id IS NOT NULL)
+                    """,
+                arguments: [cutoff])
+            let runs = db.changesCount
             try db.execute(sql: "DELETE FROM timeline WHERE at < ?", arguments: [cutoff])
             let timelineEvents = db.changesCount
             try db.execute(
                 sql: """
                     DELETE FROM documents WHERE last_seen < ? AND hash NOT IN (
-                      SELECT origin_hash FROM checks WHERE origin_hash IS NOT NULL
-                      UNION SELECT cdn_hash FROM checks WHERE cdn_hash IS NOT NULL
+                      SELECT origin_hash FROM runs WHERE origin_hash IS NOT NULL
+                      UNION SELECT cdn_hash FROM runs WHERE cdn_hash IS NOT NULL
                       UNION SELECT origin_hash FROM domain_state WHERE origin_hash IS NOT NULL
                       UNION SELECT cdn_hash FROM domain_state WHERE cdn_hash IS NOT NULL)
                     """,
@@ -143,7 +129,7 @@ public final class MonitorStore: Sendable {
                 sql: "DELETE FROM outbox WHERE state IN ('delivered', 'dead') AND finished_at < ?",
                 arguments: [cutoff])
             return PruneResult(
-                checks: checks, timelineEvents: timelineEvents, documents: documents, deliveries: db.changesCount)
+                runs: runs, timelineEvents: timelineEvents, documents: documents, deliveries: db.changesCount)
         }
     }
 }

@@ -70,22 +70,32 @@ public final class StoreReader: Sendable {
         }
     }
 
-    /// The newest `limit` checks of `domain`, newest first.
-    public func lastChecks(domain: String, limit: Int = 10) async throws -> [StoredCheck] {
+    /// The newest `limit` history runs of `domain`, newest first.
+    public func runs(domain: String, limit: Int = 10) async throws -> [StoredRun] {
         try await database.read { db in
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT id, domain, checked_at, duration, verdict, origin_hash, cdn_hash FROM checks
-                    WHERE domain = ? ORDER BY checked_at DESC, id DESC LIMIT ?
+                    SELECT id, domain, first_seen, last_seen, checks, verdict, origin_hash, cdn_hash FROM runs
+                    WHERE domain = ? ORDER BY first_seen DESC, id DESC LIMIT ?
                     """,
                 arguments: [domain, limit]
             ).map { row in
-                StoredCheck(
-                    id: row["id"], domain: row["domain"], checkedAt: row["checked_at"],
-                    durationSeconds: row["duration"],
-                    verdict: row["verdict"], originHash: row["origin_hash"], cdnHash: row["cdn_hash"])
+                StoredRun(
+                    id: row["id"], domain: row["domain"], firstSeen: row["first_seen"], lastSeen: row["last_seen"],
+                    checks: row["checks"], verdict: row["verdict"], originHash: row["origin_hash"],
+                    cdnHash: row["cdn_hash"])
             }
+        }
+    }
+
+    /// The report stored with run `id` (its first check), `nil` when retention removed it.
+    public func runReport(id: Int64) async throws -> DomainReport? {
+        let path = path
+        return try await database.read { db in
+            guard let data = try Data.fetchOne(db, sql: "SELECT report_json FROM runs WHERE id = ?", arguments: [id])
+            else { return nil }
+            return try Self.decode(DomainReport.self, data, what: "report of run \(id)", path: path)
         }
     }
 

@@ -30,12 +30,14 @@ public struct StoredAlertState: Sendable, Hashable {
     }
 }
 
-/// The summary columns of one stored check, newest first in `StoreReader.lastChecks`.
-public struct StoredCheck: Sendable, Hashable {
+/// One stored history run, newest first in `StoreReader.runs`.
+public struct StoredRun: Sendable, Hashable {
     public var id: Int64
     public var domain: String
-    public var checkedAt: Date
-    public var durationSeconds: Double
+    public var firstSeen: Date
+    public var lastSeen: Date
+    /// How many consecutive checks had this outcome.
+    public var checks: Int
     public var verdict: String
     public var originHash: String?
     public var cdnHash: String?
@@ -43,25 +45,9 @@ public struct StoredCheck: Sendable, Hashable {
 
 /// What retention removed.
 public struct PruneResult: Sendable, Hashable {
-    public var checks: Int
+    /// History runs removed.
+    public var runs: Int
     public var timelineEvents: Int
     public var documents: Int
     public var deliveries: Int
 }
-
-/// What the alerting code returns inside a `record` transaction: the domain's complete new set of alert states
-/// (identities left out are deleted) and the webhook deliveries to enqueue with them.
-public typealias AlertStoreUpdate = (newAlertStates: [FindingIdentity: Data], outboxEvents: [OutboxInsert])
-
-/// What the alerting code sees inside `MonitorStore.record`'s transaction.
-public struct AlertUpdateInput {
-    /// The domain's current alert states, JSON by identity.
-    public var alertStates: [FindingIdentity: Data]
-    /// The timeline events this check caused (`origin.changed`, `cdn.propagated`, …).
-    public var timeline: [TimelineEvent]
-    /// The canonical text of a stored document by hash, read in the same transaction.
-    public var document: (String) throws -> String?
-}
-
-/// Called inside `MonitorStore.record`'s transaction; what it returns is written in the same transaction.
-public typealias AlertUpdater = @Sendable (AlertUpdateInput) throws -> AlertStoreUpdate

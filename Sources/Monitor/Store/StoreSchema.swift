@@ -15,6 +15,9 @@ enum StoreSchema {
             try createCurrentState(db)
             try createOutbox(db)
         }
+        migrator.registerMigration("v2-runs") { db in
+            try createRuns(db)
+        }
         return migrator
     }
 
@@ -57,6 +60,58 @@ enum StoreSchema {
             table.column("detail_json", .blob).notNull()
         }
         try db.create(index: "timeline_by_domain", on: "timeline", columns: ["domain", "at"])
+    }
+
+    /// History by change, not by repetition: consecutive checks with the same outcome are one run.
+    ///
+    /// Converts v1's one row per check: consecutive checks of a domain with the same verdict and hashes become one
+    /// run that keeps the first check's report; their findings live in that report. Converted runs get an empty
+    /// key, so the first check after the upgrade starts a new run rather than guessing it repeats an old one.
+    private static func createRuns(_ db: Database) throws {
+        try db.create(table: "runs") { table in
+            table.autoIncrementedPrimaryKey("id")
+            table.column("domain", .text).notNull()
+            table.column("first_seen", .datetime).notNull()
+            table.column("last_seen", .datetime).notNull()
+            table.column("checks", .integer).notNull()
+            table.column("verdict", .text).notNull()
+            table.column("origin_hash", .text)
+            table.column("cdn_hash", .text)
+            // RunKey of the run's outcome: a check with the same key extends the run.
+            table.column("key", .text).notNull()
+            table.column("report_json", .blob).notNull()
+        }
+        try db.execute(
+            sql: """
+                WITH ordered AS (
+                  SELECT *, CASE WHEN verdict IS lag(verdict) OVER w AND origin_hash IS lag(origin_hash) OVER w
+                                  AND cdn_hash IS lag(cdn_hash) OVER w THEN 0 ELSE 1 END AS starts
+                  FROM checks WINDOW w AS (PARTITION BY domain ORDER BY checked_at, id)),
+                grouped AS (
+                  SELECT *, sum(starts) OVER (PARTITION BY domain ORDER BY checked_at, id) AS run FROM ordered),
+                spans AS (
+                  SELECT domain, min(id) AS first_id, min(checked_at) AS first_seen, max(checked_at) AS last_seen,
+                    count(*) AS checks
+                  FROM grouped GROUP BY domain, run)
+                INSERT INTO runs (domain, first_seen, last_seen, checks, verdict, origin_hash, cdn_hash, key, report_json)
+                SELECT spans.domain, spans.first_seen, spans.last_seen, spans.checks, first.verdict, first.origin_hash,
+                  first.cdn_hash, '', first.report_json
+                FROM spans JOIN checks AS first ON first.id = spans.first_id
+                ORDER BY spans.first_seen, spans.first_id
+                """)
+        try db.drop(table: "findings")
+        try db.drop(table: "checks")
+        try db.create(index: "runs_by_domain", on: "runs", columns: ["domain", "first_seen"])
+        try db.create(index: "runs_by_end", on: "runs", columns: ["last_seen"])
+        try db.alter(table: "domain_state") { table in
+            table.add(column: "run_id", .integer)
+            table.add(column: "run_key", .text)
+        }
+        try db.execute(
+            sql: """
+                UPDATE domain_state SET run_key = '',
+                  run_id = (SELECT max(id) FROM runs WHERE runs.domain = domain_state.domain)
+                """)
     }
 
     /// Per-domain state, alert states and the daemon's heartbeat.
@@ -113,7 +168,7 @@ enum StoreSchema {
 
 /// The store's tables, for counts in diagnostics and tests.
 public enum StoreTable: String, Sendable, CaseIterable {
-    case documents, checks, findings, timeline, heartbeat, outbox
+    case documents, runs, timeline, heartbeat, outbox
     case domainState = "domain_state"
     case alertState = "alert_state"
 }

@@ -83,6 +83,11 @@ public enum AlertStateMachine {
         makeID: () -> String
     ) -> AlertTransition {
         let failing = failingFindings(check)
+        // A finding caused by another one is held: it neither fires (its cause alerts) nor resolves (it is there).
+        let held = Set(
+            check.findings.filter { $0.causedBy != nil && $0.severity > .info }.map {
+                $0.identity(domain: check.domain)
+            })
         var identities = Set(failing.keys)
         for identity in states.keys where identity.domain == check.domain { identities.insert(identity) }
 
@@ -93,6 +98,8 @@ public enum AlertStateMachine {
             let step: Step
             if let finding = failing[identity] {
                 step = fail(current, finding: finding, policy: policy, now: now)
+            } else if held.contains(identity) {
+                continue
             } else if check.observes(identity) {
                 step = pass(current, policy: policy, now: now)
             } else {
@@ -107,10 +114,10 @@ public enum AlertStateMachine {
         return AlertTransition(states: newStates, events: events)
     }
 
-    /// The most severe alerting (warning or error) finding per identity.
+    /// The most severe alerting (warning or error) finding per identity; caused findings do not alert on their own.
     private static func failingFindings(_ check: AlertCheck) -> [FindingIdentity: ReportFinding] {
         var result: [FindingIdentity: ReportFinding] = [:]
-        for finding in check.findings where finding.severity > .info {
+        for finding in check.findings where finding.severity > .info && finding.causedBy == nil {
             let identity = finding.identity(domain: check.domain)
             if let existing = result[identity], existing.severity >= finding.severity { continue }
             result[identity] = finding

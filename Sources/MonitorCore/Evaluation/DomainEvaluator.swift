@@ -59,7 +59,19 @@ public enum DomainEvaluator {
                     expectations, document: copy, domain: observation.domain, source: .cdn)
             }
         }
+        if let reason = cdnFacts?.appleFailureReason, findings.contains(where: { $0.code == "cdn.missing" }),
+            FindingCauses.originCause(of: reason, in: findings) == nil,
+            let diagnosis = AppleDiagnosis.finding(reason: reason, wellKnown: wellKnown.facts)
+        {
+            findings.append(diagnosis)
+        }
         findings.sort(by: displayOrder)
+        findings = FindingCauses.apply(
+            findings,
+            context: FindingCauses.Context(
+                cdnSameMeaning: cdnFacts?.canonicalHash != nil && cdnFacts?.canonicalHash == wellKnown.canonicalHash,
+                rootSameMeaning: rootFacts?.canonicalHash != nil && rootFacts?.canonicalHash == wellKnown.canonicalHash,
+                appleReason: cdnFacts?.appleFailureReason))
         return DomainReport(
             domain: observation.domain,
             checkedAt: now,

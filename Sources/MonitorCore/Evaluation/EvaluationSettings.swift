@@ -6,15 +6,24 @@ public struct EvaluationSettings: Sendable, Hashable {
     public var expiryWarning: TimeInterval
     /// A `cdn.stale` warning older than this becomes an error.
     public var staleAfter: TimeInterval
-    /// A complete answer slower than this is `origin.slow` (Apple's fetcher gives up near 5 s).
+    /// A complete answer slower than this is an `origin.slow` warning: it nears Apple's budget.
     public var slowThreshold: TimeInterval
+    /// How long Apple's fetcher waits for the origin (`http.apple_budget`, default 5 s: Apple publishes none; 5 s is
+    /// what timeouts are observed near). A slower answer is an `origin.slow` error: Apple gives up.
+    public var appleBudget: TimeInterval
+    /// A certificate expiring sooner than this is an `origin.tls.expiring` error, not a warning: an expired
+    /// certificate breaks Apple's fetch (`expiry_critical`, default 3 days).
+    public var expiryCritical: TimeInterval
 
     public init(
-        expiryWarning: TimeInterval = 14 * 86_400, staleAfter: TimeInterval = 86_400, slowThreshold: TimeInterval = 4
+        expiryWarning: TimeInterval = 14 * 86_400, staleAfter: TimeInterval = 86_400, slowThreshold: TimeInterval = 4,
+        appleBudget: TimeInterval = 5, expiryCritical: TimeInterval = 3 * 86_400
     ) {
         self.expiryWarning = expiryWarning
         self.staleAfter = staleAfter
-        self.slowThreshold = slowThreshold
+        self.slowThreshold = min(slowThreshold, appleBudget)
+        self.appleBudget = appleBudget
+        self.expiryCritical = expiryCritical
     }
 }
 

@@ -40,7 +40,11 @@ enum OriginConsistency {
         -> [ReportFinding]
     {
         guard let rootDocument = root.document else { return [] }
-        if wellKnownBroken {
+        // Only a valid root file (no errors of its own) while .well-known fails is "root only": when both serve the
+        // same broken file, the root path is no way out.
+        if wellKnownBroken, !root.findings.contains(where: { $0.severity == .error }),
+            root.canonicalHash != wellKnown.canonicalHash
+        {
             return [
                 ReportFinding(
                     code: "origin.root_only", severity: .error, source: .wellKnown,
@@ -49,6 +53,7 @@ enum OriginConsistency {
                     detail: ["root_hash": .optional(root.canonicalHash)])
             ]
         }
+        if wellKnownBroken { return [] }
         guard let document = wellKnown.document, wellKnown.canonicalHash != root.canonicalHash else { return [] }
         let diff = AASADiff.compare(document, rootDocument)
         return [

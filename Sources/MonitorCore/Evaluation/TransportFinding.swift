@@ -53,13 +53,18 @@ enum TransportFinding {
     ) -> [ReportFinding] {
         var findings: [ReportFinding] = []
         if fetch.totalSeconds > settings.slowThreshold {
+            // Past Apple's budget the CDN gives up (SWCERR00301 Timeout) although we got an answer: an error.
+            let overBudget = fetch.totalSeconds > settings.appleBudget
             findings.append(
                 ReportFinding(
-                    code: "origin.slow", severity: .warning, source: source,
+                    code: "origin.slow", severity: overBudget ? .error : .warning, source: source,
                     message: String(
-                        format: "the answer took %.1f s; Apple's fetcher gives up near 5 s (SWCERR00301 Timeout)",
-                        fetch.totalSeconds),
-                    detail: ["seconds": .double(fetch.totalSeconds)]))
+                        format: overBudget
+                            ? "the answer took %.1f s, longer than Apple's fetcher waits (%.0f s): Apple gives up "
+                                + "(SWCERR00301 Timeout) — cache the file or serve it statically"
+                            : "the answer took %.1f s; Apple's fetcher gives up near %.0f s (SWCERR00301 Timeout)",
+                        fetch.totalSeconds, settings.appleBudget),
+                    detail: ["seconds": .double(fetch.totalSeconds), "apple_budget": .double(settings.appleBudget)]))
         }
         if let address = fetch.primaryIP, !fetch.viaConnectTo, NetworkAddress.isPrivateOrReserved(address) {
             findings.append(
@@ -75,7 +80,8 @@ enum TransportFinding {
                 let days = Int((remaining / 86_400).rounded(.down))
                 findings.append(
                     ReportFinding(
-                        code: "origin.tls.expiring", severity: .warning, source: source,
+                        code: "origin.tls.expiring",
+                        severity: remaining < settings.expiryCritical ? .error : .warning, source: source,
                         message: "the certificate expires in \(days) day\(days == 1 ? "" : "s") "
                             + "(\(RFC3339.string(certificate.notAfter))): renew it before Apple's next fetch fails",
                         detail: ["not_after": .string(RFC3339.string(certificate.notAfter)), "days_left": .int(days)]

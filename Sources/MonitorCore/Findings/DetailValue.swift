@@ -1,3 +1,5 @@
+import Foundation
+
 /// A structured detail value of a finding (the redirect target, the certificate's expiry, Apple's reason).
 ///
 /// Its own small JSON model rather than `Any`, so that details are `Sendable`, comparable in tests, stored as JSON
@@ -66,4 +68,29 @@ extension DetailValue {
     public static func optional(_ value: Int?) -> DetailValue { value.map(DetailValue.int) ?? .null }
     /// `.double(value)` or `.null` when absent.
     public static func optional(_ value: Double?) -> DetailValue { value.map(DetailValue.double) ?? .null }
+}
+
+extension DetailValue {
+    /// A short plain rendering for log fields: strings as they are, numbers and booleans as written, `null` as
+    /// `-`, arrays and objects as compact JSON-like text. Never Swift's debug description.
+    public var logText: String {
+        switch self {
+        case .null: "-"
+        case .bool(let value): value ? "true" : "false"
+        case .int(let value): String(value)
+        case .double(let value): value.isFinite ? String(format: "%.3f", value) : "-"
+        case .string(let value): value
+        case .array(let values): "[" + values.map(\.logText).joined(separator: ",") + "]"
+        case .object(let fields):
+            "{" + fields.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.logText)" }.joined(separator: ",") + "}"
+        }
+    }
+}
+
+extension DetailValue {
+    /// The elements of an array value, `nil` otherwise.
+    public var arrayValue: [DetailValue]? {
+        if case .array(let values) = self { return values }
+        return nil
+    }
 }

@@ -15,6 +15,10 @@ public struct ReportFinding: Sendable, Hashable, Codable {
     /// The URL or app ID of an `expect.*` finding, empty otherwise: with domain, code and source it names an alert,
     /// so two failing URLs are two alerts (check-codes.md, "Alert identity").
     public var subject: String
+    /// The finding this one follows from, when it is a consequence rather than a problem of its own: a root-path
+    /// failure while `.well-known` fails, Apple's miss while the origin refuses Apple, the same content problem on
+    /// another copy. A caused finding is shown ("because of …") but never alerts on its own.
+    public var causedBy: FindingCause?
 
     public init(
         code: String,
@@ -22,7 +26,8 @@ public struct ReportFinding: Sendable, Hashable, Codable {
         source: FindingSource,
         message: String,
         detail: FindingDetail = [:],
-        subject: String = ""
+        subject: String = "",
+        causedBy: FindingCause? = nil
     ) {
         self.code = code
         self.severity = severity
@@ -30,7 +35,39 @@ public struct ReportFinding: Sendable, Hashable, Codable {
         self.message = message
         self.detail = detail
         self.subject = subject
+        self.causedBy = causedBy
     }
+
+    enum CodingKeys: String, CodingKey {
+        case code, severity, source, message, detail, subject
+        case causedBy = "caused_by"
+    }
+
+    /// Every key, `caused_by` as `null` when the finding is a problem of its own, so scripts can rely on it.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(code, forKey: .code)
+        try container.encode(severity, forKey: .severity)
+        try container.encode(source, forKey: .source)
+        try container.encode(message, forKey: .message)
+        try container.encode(detail, forKey: .detail)
+        try container.encode(subject, forKey: .subject)
+        try container.encode(causedBy, forKey: .causedBy)
+    }
+}
+
+/// The finding another one follows from: its code and where it was seen (`caused_by` in JSON).
+public struct FindingCause: Sendable, Hashable, Codable {
+    public var code: String
+    public var source: FindingSource
+
+    public init(code: String, source: FindingSource) {
+        self.code = code
+        self.source = source
+    }
+
+    /// `origin.bot_blocked on origin.well-known`, for text output.
+    public var text: String { "\(code) on \(source.rawValue)" }
 }
 
 /// What makes two findings "the same problem" across checks: the alert identity of check-codes.md.

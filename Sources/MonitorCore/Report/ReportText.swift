@@ -32,6 +32,18 @@ public enum ReportText {
                 lines.append(
                     "    \(finding.severity.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)) "
                         + "\(finding.code): \(finding.message)")
+                if let paths = finding.detail["paths"]?.arrayValue?.compactMap(\.stringValue), !paths.isEmpty {
+                    lines.append(
+                        "            at " + paths.prefix(5).joined(separator: ", ")
+                            + (paths.count > 5 ? " … and \(paths.count - 5) more" : ""))
+                }
+                if let cause = finding.causedBy {
+                    let same = cause.code == finding.code
+                    lines.append(
+                        same
+                            ? "            same problem as on \(cause.source.rawValue): one alert"
+                            : "            because of \(cause.text): no alert of its own")
+                }
             }
         }
         if let diff = report.diff, !diff.changes.isEmpty {

@@ -29,6 +29,14 @@ struct CDNEvaluationTests {
         #expect(report.verdict == .cdnStale)
     }
 
+    @Test("a 404 without Apple's reason while the origin is fine is cdn_missing: wait for Apple")
+    func missingWithoutReason() throws {
+        let report = F.evaluate(F.observation(cdn: F.status(404)))
+        #expect(report.verdict == .cdnMissing)
+        #expect(report.finding("origin.apple_failure") == nil)
+        #expect(try #require(report.finding("cdn.missing")).causedBy == nil)
+    }
+
     @Test("a copy that differs only in a comment is info and the domain is ready")
     func commentOnly() {
         let commented = F.document.replacingOccurrences(of: #"{"/":"/buy/*"}"#, with: #"{"/":"/buy/*","comment":"x"}"#)
@@ -37,7 +45,7 @@ struct CDNEvaluationTests {
         #expect(report.verdict == .ready)
     }
 
-    @Test("a 404 with Apple's failure headers is cdn_missing with the reason verbatim")
+    @Test("a 404 with Apple's failure headers blaming the origin is origin_broken, citing Apple's reason")
     func missing() throws {
         let headers = [
             HeaderField(name: "Apple-Failure-Reason", value: "SWCERR00101 Bad HTTP Response: 403 Forbidden"),
@@ -46,8 +54,13 @@ struct CDNEvaluationTests {
             HeaderField(name: "Apple-Try-Direct", value: "false"), HeaderField(name: "Age", value: "12"),
         ]
         let report = F.evaluate(F.observation(cdn: F.status(404, headers: headers)))
-        #expect(report.verdict == .cdnMissing)
+        // Our own fetch got 200, but Apple's fetcher got 403: Apple's view is the one devices live with.
+        #expect(report.verdict == .originBroken)
+        let diagnosis = try #require(report.finding("origin.apple_failure"))
+        #expect(diagnosis.message.contains("SWCERR00101 Bad HTTP Response: 403 Forbidden"))
+        #expect(diagnosis.message.contains("our own fetch got 200"))
         let finding = try #require(report.finding("cdn.missing"))
+        #expect(finding.causedBy == FindingCause(code: "origin.apple_failure", source: .wellKnown))
         #expect(finding.detail["apple_failure_reason"] == "SWCERR00101 Bad HTTP Response: 403 Forbidden")
         #expect(finding.detail["apple_failure_code"] == "SWCERR00101")
         #expect(finding.detail["apple_failure_details"] == .object(["cause": "bad status", "status": 403]))

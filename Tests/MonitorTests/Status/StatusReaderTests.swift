@@ -20,15 +20,9 @@ struct StatusReaderTests {
         try await withTemporaryStore(.inMemory) { store, _ in
             let finding = ReportFinding(code: "cdn.stale", severity: .warning, source: .cdn, message: "stale")
             try await store.record(report: R.report(at: 0, origin: "sha256:a", cdn: "sha256:a"))
-            try await store.record(report: R.report(at: 10, origin: "sha256:b", cdn: "sha256:a", findings: [finding])) {
-                _ in
-                let identity = finding.identity(domain: "example.com")
-                let firing = AlertState.firing(
-                    alert: FiringAlert(
-                        since: R.at(10), severity: .warning, lastNotifiedAt: R.at(10), message: "stale", detail: [:],
-                        recentFirings: [R.at(10)], flapping: false))
-                return ([identity: try MonitorJSON.encoder().encode(firing)], [])
-            }
+            try await store.record(
+                report: R.report(at: 10, origin: "sha256:b", cdn: "sha256:a", findings: [finding]),
+                policy: LedgerPolicy(alerts: AlertPolicy(failureThreshold: 1), webhooks: []))
             let pid = ProcessInfo.processInfo.processIdentifier
             try await store.beat(pid: pid, at: R.at(10), version: "1.0")
             let snapshot = try await StatusReader(store: store.reader).snapshot(now: R.at(10).addingTimeInterval(3))

@@ -8,7 +8,7 @@ import Testing
 struct MonitorStoreTests {
     typealias R = StoreReports
 
-    @Test("a recorded check reads back as state, history and check rows", arguments: StoreKind.allCases)
+    @Test("a recorded check reads back as state, history and a run", arguments: StoreKind.allCases)
     func recordAndReadBack(kind: StoreKind) async throws {
         try await withTemporaryStore(kind) { store, _ in
             let finding = ReportFinding(
@@ -17,81 +17,76 @@ struct MonitorStoreTests {
             let result = try await store.record(
                 report: R.report(at: 0, origin: "sha256:a", cdn: "sha256:a", findings: [finding]))
             #expect(result.state.verdict == .ready)
-            #expect(result.events.map(\.kind) == [.verdictChanged, .originFirstSeen])
+            #expect(result.timeline.map(\.kind) == [.verdictChanged, .originFirstSeen])
 
             let states = try await store.reader.domainStates()
             #expect(states == [result.state])
             let history = try await store.reader.history(domain: "example.com")
-            #expect(history == result.events)
-            let checks = try await store.reader.lastChecks(domain: "example.com")
-            #expect(checks.map(\.originHash) == ["sha256:a"])
-            #expect(checks.first?.checkedAt == R.at(0))
+            #expect(history == result.timeline)
+            let runs = try await store.reader.runs(domain: "example.com")
+            #expect(runs.map(\.originHash) == ["sha256:a"])
+            #expect(runs.first?.firstSeen == R.at(0))
+            let run = try #require(runs.first)
+            let stored = try #require(try await store.reader.runReport(id: run.id))
+            #expect(stored.findings == [finding])
             #expect(try await store.reader.document(hash: "sha256:a")?.contains("applinks") == true)
-            #expect(try await store.count([.findings]) == [1])
             #expect(try await store.reader.integrityCheck() == ["ok"])
         }
     }
 
-    @Test("documents are stored once per hash across many checks", arguments: StoreKind.allCases)
-    func documentsOnce(kind: StoreKind) async throws {
+    @Test("a repeated outcome extends its run; a changed one starts the next", arguments: StoreKind.allCases)
+    func historyByChange(kind: StoreKind) async throws {
         try await withTemporaryStore(kind) { store, _ in
             for minute in 0..<20 {
                 try await store.record(report: R.report(at: Double(minute), origin: "sha256:a", cdn: "sha256:b"))
             }
-            let counts = try await store.count([.documents, .checks])
-            #expect(counts == [2, 20])
+            #expect(try await store.count([.documents, .runs]) == [2, 1])
+            let first = try #require(try await store.reader.runs(domain: "example.com").first)
+            #expect(first.checks == 20)
+            #expect(first.firstSeen == R.at(0))
+            #expect(first.lastSeen == R.at(19))
+
+            try await store.record(report: R.report(at: 20, origin: "sha256:a", cdn: "sha256:a"))
+            try await store.record(report: R.report(at: 21, origin: "sha256:a", cdn: "sha256:a"))
+            let runs = try await store.reader.runs(domain: "example.com")
+            #expect(runs.map(\.checks) == [2, 20])
+            #expect(runs.map(\.cdnHash) == ["sha256:a", "sha256:b"])
         }
     }
 
-    @Test("a propagation's delay is in the state and the timeline", arguments: StoreKind.allCases)
-    func propagation(kind: StoreKind) async throws {
+    @Test("a firing alert and its deliveries are written with the check, once", arguments: StoreKind.allCases)
+    func alertsAndDeliveries(kind: StoreKind) async throws {
         try await withTemporaryStore(kind) { store, _ in
-            try await store.record(report: R.report(at: 0, origin: "sha256:a", cdn: "sha256:a"))
-            try await store.record(report: R.report(at: 10, origin: "sha256:b", cdn: "sha256:a"))
-            let caughtUp = try await store.record(report: R.report(at: 25, origin: "sha256:b", cdn: "sha256:b"))
-            #expect(caughtUp.state.lastPropagationDelay == 900.0)
-            let history = try await store.reader.history(domain: "example.com")
-            let propagated = try #require(history.first { $0.kind == .cdnPropagated })
-            // JSON gives whole seconds back as an integer.
-            #expect(propagated.detail["delay"] == .int(900))
-            #expect(propagated.at == R.at(25))
-        }
-    }
-
-    @Test("alert states and their deliveries are written with the check", arguments: StoreKind.allCases)
-    func alertUpdate(kind: StoreKind) async throws {
-        try await withTemporaryStore(kind) { store, _ in
-            let identity = FindingIdentity(
-                domain: "example.com", code: "origin.redirect", source: .wellKnown, subject: "")
-            let firing = Data(#"{"state":"firing","since":1800000000}"#.utf8)
-            let delivery = OutboxInsert(
-                deliveryID: "d1", eventID: "e1", webhook: "ops", eventJSON: Data("{}".utf8), createdAt: R.at(0),
-                nextAttemptAt: R.at(0))
-            try await store.record(report: R.report(at: 0, origin: "sha256:a", cdn: "sha256:a")) { input in
-                #expect(input.alertStates.isEmpty)
-                return ([identity: firing], [delivery])
-            }
-            try await store.record(report: R.report(at: 10, origin: "sha256:a", cdn: "sha256:a")) { input in
-                #expect(input.alertStates == [identity: firing])
-                return (input.alertStates, [delivery])
-            }
+            let policy = LedgerPolicy(
+                alerts: AlertPolicy(failureThreshold: 1),
+                webhooks: [WebhookConfiguration(name: "ops", url: "https://hooks.example.test/x")])
+            let redirect = ReportFinding(
+                code: "origin.redirect", severity: .error, source: .wellKnown, message: "redirects")
+            let broken = R.report(
+                at: 0, origin: nil, cdn: "sha256:a", verdict: .originBroken, findings: [redirect])
+            let first = try await store.record(report: broken, policy: policy)
+            #expect(first.events.map(\.type) == [.alertFiring])
+            var again = broken
+            again.checkedAt = R.at(1)
+            let second = try await store.record(report: again, policy: policy)
+            #expect(second.events.isEmpty)
             let alerts = try await store.reader.alertStates(domain: "example.com")
-            #expect(alerts == [StoredAlertState(identity: identity, stateJSON: firing)])
+            #expect(alerts.map(\.identity) == [redirect.identity(domain: "example.com")])
             #expect(try await store.outboxCounts() == OutboxCounts(pending: 1, retrying: 0, dead: 0))
         }
     }
 
-    @Test("a failing alert update keeps nothing of the check", arguments: StoreKind.allCases)
-    func alertUpdateFailureRollsBack(kind: StoreKind) async throws {
-        struct Refused: Error {}
-        try await withTemporaryStore(kind) { store, _ in
-            await #expect(throws: Refused.self) {
-                try await store.record(report: R.report(at: 0, origin: "sha256:a", cdn: "sha256:a")) { _ in
-                    throw Refused()
-                }
+    @Test("a check whose state cannot be read keeps nothing of the check")
+    func failureRollsBack() async throws {
+        try await withTemporaryStore(.onDisk) { store, directory in
+            try await store.record(report: R.report(at: 0, origin: "sha256:a", cdn: "sha256:a"))
+            let other = try DatabaseQueue(path: store.path)
+            try await other.write { db in try db.execute(sql: "UPDATE domain_state SET state_json = x'00'") }
+            try other.close()
+            await #expect(throws: StoreError.self) {
+                try await store.record(report: R.report(at: 1, origin: "sha256:b", cdn: "sha256:a"))
             }
-            let counts = try await store.count([.checks, .documents, .domainState, .timeline])
-            #expect(counts == [0, 0, 0, 0])
+            #expect(try await store.count([.runs, .documents, .timeline]) == [1, 1, 2])
         }
     }
 
@@ -115,19 +110,21 @@ struct MonitorStoreTests {
             try await store.record(report: R.report(at: 0, origin: "sha256:old", cdn: "sha256:old"))
             try await store.record(
                 report: R.report(at: 10, origin: "sha256:new", cdn: "sha256:old", findings: [stale]))
-            #expect(try await store.count([.findings]) == [1])
             try await store.record(report: R.report(domain: "quiet.example", at: 0, origin: "sha256:q", cdn: nil))
+            #expect(try await store.count([.runs]) == [3])
             let before = try await store.reader.domainStates()
             let result = try await store.prune(olderThan: R.at(60))
-            #expect(result.checks == 3)
+            // Each domain's open run stays: it is where the next repeat is counted.
+            #expect(result.runs == 1)
             #expect(try await store.reader.domainStates() == before)
-            #expect(try await store.count([.checks, .findings, .timeline]) == [0, 0, 0])
+            #expect(try await store.count([.runs, .timeline]) == [2, 0])
             // Both current states still point at their documents; the superseded meaning is gone.
             #expect(try await store.reader.document(hash: "sha256:new") != nil)
             #expect(try await store.reader.document(hash: "sha256:q") != nil)
             #expect(try await store.reader.document(hash: "sha256:old") != nil, "Apple still serves it")
             try await store.record(report: R.report(at: 70, origin: "sha256:new", cdn: "sha256:new"))
-            try await store.prune(olderThan: R.at(65))
+            try await store.record(report: R.report(at: 71, origin: "sha256:new", cdn: "sha256:new"))
+            try await store.prune(olderThan: R.at(71))
             #expect(try await store.reader.document(hash: "sha256:old") == nil)
             #expect(try await store.reader.integrityCheck() == ["ok"])
         }

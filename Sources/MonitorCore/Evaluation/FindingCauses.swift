@@ -1,0 +1,168 @@
+import AASA
+import Foundation
+
+/// The cause rules: which findings of a check follow from another one, and which are one problem seen twice.
+///
+/// A monitor that reports every symptom cries wolf: one WAF rule becomes four alerts. Alertmanager's inhibition is
+/// the model: a finding that follows from another keeps its place in the report, says `caused_by`, and never
+/// alerts on its own. The rules, in order:
+/// 1. The same problem at several places of one file (a placeholder app ID in three entries) is one finding
+///    listing every JSON path (`detail.paths`).
+/// 2. While a WAF blocks Apple's fetcher (`origin.bot_blocked`), what Apple's user agent got on `.well-known` (a
+///    403, an HTML page) is that block; while `.well-known` fails, every root-path finding is context, caused by the `.well-known` failure: nobody
+///    needs the legacy path.
+/// 3. The same content problem on another copy with the same meaning (root path or Apple's CDN) is one problem:
+///    the copy's finding is caused by the `.well-known` one, which lists the copies in `detail.also_on`.
+/// 4. Apple's miss or failure (`cdn.missing`, `cdn.invalid`) is caused by the origin failure that its
+///    `Apple-Failure-Reason` names (a status → `origin.bot_blocked`/`origin.status`/`origin.redirect`, a timeout
+///    → `origin.timeout`/`origin.slow`/`origin.apple_failure`, a private address → `origin.private_address`), or
+///    without a reason by the origin's main failure.
+enum FindingCauses {
+    /// What the rules need to know besides the findings.
+    struct Context {
+        /// Apple's copy has the same meaning as `.well-known`.
+        var cdnSameMeaning: Bool
+        /// The root path's file has the same meaning as `.well-known`.
+        var rootSameMeaning: Bool
+        var appleReason: AppleFailureReason?
+    }
+
+    static func apply(_ findings: [ReportFinding], context: Context) -> [ReportFinding] {
+        var result = mergePlaces(findings)
+        let primary = mainOriginFailure(result)
+        let blocked = result.first { $0.code == "origin.bot_blocked" && $0.source == .wellKnown }
+        for index in result.indices where result[index].causedBy == nil {
+            let finding = result[index]
+            if let blocked, finding.source == .wellKnown, finding.code != blocked.code, finding.severity > .info {
+                // What Apple's user agent got (a 403, an HTML page) is the block itself, seen from the fetcher.
+                result[index].causedBy = FindingCause(code: blocked.code, source: .wellKnown)
+            } else if finding.source == .root, let primary {
+                result[index].causedBy = FindingCause(code: primary.code, source: primary.source)
+            } else if let twin = sameProblemOnWellKnown(finding, in: result, context: context) {
+                result[index].causedBy = FindingCause(code: twin.code, source: .wellKnown)
+            } else if finding.source == .cdn, finding.code == "cdn.missing" || finding.code == "cdn.invalid",
+                let cause = originCause(of: context.appleReason, in: result) ?? primary
+            {
+                result[index].causedBy = FindingCause(code: cause.code, source: cause.source)
+            }
+        }
+        return noteCopies(result)
+    }
+
+    /// Origin failures in the order a person fixes them: reachability, then what the server answers, then content.
+    static let failureOrder = [
+        "origin.dns", "origin.connect", "origin.timeout", "origin.tls.untrusted", "origin.tls.expired",
+        "origin.tls.hostname", "origin.tls.protocol", "origin.private_address", "origin.bot_blocked",
+        "origin.apple_failure", "origin.redirect", "origin.status", "origin.slow", "origin.too_large",
+    ]
+
+    /// The `.well-known` failure everything else follows from: the first of `failureOrder`, else the first error.
+    static func mainOriginFailure(_ findings: [ReportFinding]) -> ReportFinding? {
+        let breaking = findings.filter { DomainEvaluator.isOriginBreaking($0) && $0.causedBy == nil }
+        for code in failureOrder {
+            if let finding = breaking.first(where: { $0.code == code }) { return finding }
+        }
+        return breaking.first
+    }
+
+    /// The origin finding that Apple's reason names, if we observed one.
+    static func originCause(of reason: AppleFailureReason?, in findings: [ReportFinding]) -> ReportFinding? {
+        guard let family = reason.flatMap(AppleReasonFamily.init) else { return nil }
+        let candidates: [String]
+        switch family {
+        case .httpStatus:
+            candidates = ["origin.bot_blocked", "origin.apple_failure", "origin.redirect", "origin.status"]
+        case .address: candidates = ["origin.private_address", "origin.dns", "origin.apple_failure"]
+        case .timeout:
+            candidates = ["origin.timeout", "origin.connect", "origin.slow", "origin.apple_failure", "origin.dns"]
+        case .content: candidates = ["origin.apple_failure"]
+        }
+        let origin = findings.filter { $0.source == .wellKnown && $0.severity > .info }
+        for code in candidates {
+            if let finding = origin.first(where: { $0.code == code }) { return finding }
+        }
+        return nil
+    }
+
+    /// The `.well-known` finding this copy's finding repeats, when the copy has the same meaning.
+    private static func sameProblemOnWellKnown(
+        _ finding: ReportFinding, in findings: [ReportFinding], context: Context
+    ) -> ReportFinding? {
+        let sameMeaning =
+            (finding.source == .cdn && context.cdnSameMeaning) || (finding.source == .root && context.rootSameMeaning)
+        guard sameMeaning else { return nil }
+        return findings.first {
+            $0.source == .wellKnown && $0.code == finding.code && $0.subject == finding.subject && $0.causedBy == nil
+        }
+    }
+
+    /// One finding per (code, source, subject), listing every JSON path where the problem was seen.
+    static func mergePlaces(_ findings: [ReportFinding]) -> [ReportFinding] {
+        var merged: [ReportFinding] = []
+        var indexByKey: [String: Int] = [:]
+        for finding in findings {
+            guard let path = finding.detail["path"]?.stringValue else {
+                merged.append(finding)
+                continue
+            }
+            let key = "\(finding.code)\u{0}\(finding.source.rawValue)\u{0}\(finding.subject)"
+            if let index = indexByKey[key] {
+                var paths = merged[index].detail["paths"]?.arrayValue ?? []
+                paths.append(.string(path))
+                merged[index].detail["paths"] = .array(paths)
+                merged[index].severity = max(merged[index].severity, finding.severity)
+            } else {
+                indexByKey[key] = merged.count
+                var first = finding
+                first.detail["paths"] = .array([.string(path)])
+                merged.append(first)
+            }
+        }
+        for index in merged.indices {
+            if let count = merged[index].detail["paths"]?.arrayValue?.count, count > 1 {
+                merged[index].message += " (seen at \(count) places: see detail.paths)"
+            }
+        }
+        return merged
+    }
+
+    /// `detail.also_on` on each `.well-known` finding that other copies repeat.
+    private static func noteCopies(_ findings: [ReportFinding]) -> [ReportFinding] {
+        var result = findings
+        for index in result.indices where result[index].source == .wellKnown {
+            let finding = result[index]
+            let copies = findings.filter {
+                $0.causedBy == FindingCause(code: finding.code, source: .wellKnown) && $0.code == finding.code
+                    && $0.subject == finding.subject
+            }
+            if !copies.isEmpty {
+                result[index].detail["also_on"] = .array(copies.map { .string($0.source.rawValue) })
+            }
+        }
+        return result
+    }
+}
+
+/// What an `Apple-Failure-Reason` code blames, by its family (`SWCERR001xx` and so on).
+enum AppleReasonFamily {
+    /// `SWCERR001xx Bad HTTP Response: 403 Forbidden`: the origin answered Apple with another status.
+    case httpStatus
+    /// `SWCERR002xx`: the origin's address is private or reserved.
+    case address
+    /// `SWCERR003xx Timeout`: the origin did not answer Apple in time.
+    case timeout
+    /// `SWCERR004xx Bad JSON content`: the file Apple got is not valid.
+    case content
+
+    init?(_ reason: AppleFailureReason) {
+        guard let code = reason.code, code.hasPrefix("SWCERR"), code.count >= 9 else { return nil }
+        let digits = code.dropFirst(6)
+        switch digits.prefix(3) {
+        case "001": self = .httpStatus
+        case "002": self = .address
+        case "003": self = .timeout
+        case "004": self = .content
+        default: return nil
+        }
+    }
+}

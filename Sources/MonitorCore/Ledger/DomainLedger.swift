@@ -1,0 +1,118 @@
+import AASA
+import Foundation
+
+/// What the ledger applies besides the report: the alert policy and the webhooks of the configuration in force.
+public struct LedgerPolicy: Sendable {
+    public var alerts: AlertPolicy
+    public var webhooks: [WebhookConfiguration]
+
+    public init(alerts: AlertPolicy, webhooks: [WebhookConfiguration]) {
+        self.alerts = alerts
+        self.webhooks = webhooks
+    }
+
+    /// The default alert policy and no webhooks: alert states are kept (for `status`), nothing is sent.
+    public static let quiet = LedgerPolicy(alerts: AlertPolicy(), webhooks: [])
+}
+
+/// Recording a check, as one pure function: snapshot and report in, everything to write out.
+///
+/// The path from a check to the outbox: the domain-state transition (verdict, propagation timeline, open
+/// findings), the alert state machine, the informational events of the timeline (`origin.changed` with the
+/// semantic diff, `cdn.propagated` with the delay), the fan-out of every event to the webhooks that want it, and
+/// the history run the check extends or starts. No I/O and no clock: the time is the report's `checkedAt`, and
+/// event ids come from `makeID`. The store loads the snapshot, calls this and commits the outcome in one
+/// transaction, so an alert change and its deliveries are kept together or not at all.
+public enum DomainLedger {
+    /// The hash of the stored document the ledger will need as `previousOriginDocument`, if any: the previous
+    /// origin meaning, when the report shows a different valid one.
+    public static func documentNeeded(state: DomainState?, report: DomainReport) -> String? {
+        guard let previous = state?.originHash, let current = report.originHash, previous != current else {
+            return nil
+        }
+        return previous
+    }
+
+    public static func apply(
+        _ snapshot: DomainSnapshot,
+        report: DomainReport,
+        policy: LedgerPolicy,
+        makeID: () -> String
+    ) -> LedgerOutcome {
+        let now = report.checkedAt
+        let (state, timeline) = DomainStateTransition.apply(previous: snapshot.state, report: report)
+        let transition = AlertStateMachine.advance(
+            states: snapshot.alerts, check: AlertCheck(report: report), policy: policy.alerts, now: now,
+            makeID: makeID)
+        let alerts = transition.states.filter { $0.key.domain == report.domain }
+        var events = transition.events
+        events += timelineEvents(timeline, snapshot: snapshot, report: report, makeID: makeID)
+        return LedgerOutcome(
+            state: state, alerts: alerts, alertsChanged: alerts != snapshot.alerts,
+            run: runUpdate(snapshot.run, report: report), timeline: timeline, events: events,
+            deliveries: deliveries(events, webhooks: policy.webhooks), documents: report.documents)
+    }
+
+    /// Extends the open run when the outcome repeats it, else starts a new one holding the report once.
+    static func runUpdate(_ run: RunMark?, report: DomainReport) -> RunUpdate {
+        let key = RunKey.of(report)
+        if let run, run.key == key { return .extend(run, lastSeen: report.checkedAt) }
+        var stored = report
+        stored.documents = [:]
+        return .start(
+            HistoryRun(
+                domain: report.domain, firstSeen: report.checkedAt, lastSeen: report.checkedAt, checks: 1,
+                verdict: report.verdict, originHash: report.originHash, cdnHash: report.cdnHash, key: key,
+                report: stored))
+    }
+
+    /// Every event to every webhook that subscribed to its kind and domain.
+    static func deliveries(_ events: [MonitorEvent], webhooks: [WebhookConfiguration]) -> [LedgerDelivery] {
+        var deliveries: [LedgerDelivery] = []
+        for event in events {
+            guard let kind = WebhookEvent(rawValue: event.type.rawValue) else { continue }
+            for webhook in webhooks where webhook.wants(kind, domain: event.domain) {
+                deliveries.append(
+                    LedgerDelivery(
+                        deliveryID: DeliveryIdentity.deliveryID(eventID: event.id, webhookName: webhook.name),
+                        webhook: webhook.name, event: event))
+            }
+        }
+        return deliveries
+    }
+
+    /// `origin.changed` (with the semantic diff, when both meanings can be read) and `cdn.propagated` events for
+    /// the timeline entries of this check.
+    static func timelineEvents(
+        _ timeline: [TimelineEvent], snapshot: DomainSnapshot, report: DomainReport, makeID: () -> String
+    ) -> [MonitorEvent] {
+        var events: [MonitorEvent] = []
+        for entry in timeline {
+            switch entry.kind {
+            case .originChanged:
+                guard let to = entry.detail["to"]?.stringValue,
+                    let before = snapshot.previousOriginDocument.flatMap(document),
+                    let after = report.documents[to].flatMap(document)
+                else { continue }
+                events.append(
+                    .originChanged(
+                        id: makeID(), domain: report.domain, diff: AASADiff.compare(before, after),
+                        verdict: report.verdict, at: entry.at))
+            case .cdnPropagated:
+                guard case .double(let delay)? = entry.detail["delay"], let hash = entry.detail["hash"]?.stringValue
+                else { continue }
+                events.append(
+                    .cdnPropagated(
+                        id: makeID(), domain: report.domain, delaySeconds: delay, hash: hash, verdict: report.verdict,
+                        at: entry.at))
+            default:
+                continue
+            }
+        }
+        return events
+    }
+
+    private static func document(_ canonicalText: String) -> AASADocument? {
+        AASAParser.parse(Array(canonicalText.utf8)).document
+    }
+}
