@@ -35,6 +35,9 @@ struct BuildDeb: CommandPlugin {
         try Completions.install(binary: binary, into: tree)
         try tree.copyGzipped(
             package.appendingPathComponent("README.md"), to: "/usr/share/doc/aasa-monitor/README.md.gz")
+        let changelog = scratch.appendingPathComponent("changelog")
+        try Changelog.text(version: version, package: package).write(to: changelog, atomically: true, encoding: .utf8)
+        try tree.copyGzipped(changelog, to: "/usr/share/doc/aasa-monitor/changelog.gz")
 
         let control = ControlFile(
             version: version,

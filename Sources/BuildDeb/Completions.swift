@@ -15,7 +15,9 @@ enum Completions {
             guard script.contains("aasa-monitor") else {
                 throw BuildDebError("`aasa-monitor --generate-completion-script \(shell)` printed no completion script")
             }
-            try tree.write(script, to: path)
+            // Completion files are sourced, not run: no `#!` line (Debian's bash-completion policy).
+            let sourced = script.hasPrefix("#!") ? String(script.drop(while: { $0 != "\n" }).dropFirst()) : script
+            try tree.write(sourced, to: path)
         }
     }
 }

@@ -10,22 +10,23 @@ struct ControlFile {
     var installedSize: Int
 
     /// What the maintainer scripts call: systemd-sysusers and systemd-tmpfiles (from systemd, or the standalone
-    /// packages on machines without it) and deb-systemd-helper/-invoke (init-system-helpers). Not linked, so
-    /// dpkg-shlibdeps cannot see them.
-    static let scriptDepends = [
-        "systemd | systemd-standalone-sysusers", "systemd | systemd-standalone-tmpfiles", "init-system-helpers",
-    ]
+    /// packages on machines without it). Not linked, so dpkg-shlibdeps cannot see them. deb-systemd-helper and
+    /// deb-systemd-invoke come from init-system-helpers, which is Essential in Debian 12 and needs no entry.
+    static let scriptDepends = ["systemd | systemd-standalone-sysusers", "systemd | systemd-standalone-tmpfiles"]
+
+    /// `DEBFULLNAME <DEBEMAIL>` when set (Debian's convention), else a placeholder to replace before publishing.
+    static var maintainer: String {
+        let environment = ProcessInfo.processInfo.environment
+        guard let email = environment["DEBEMAIL"] else { return "aasa-monitor maintainers <aasa-monitor@localhost>" }
+        return "\(environment["DEBFULLNAME"] ?? "aasa-monitor maintainers") <\(email)>"
+    }
 
     var text: String {
-        let maintainer =
-            ProcessInfo.processInfo.environment["DEBEMAIL"].map { email in
-                "\(ProcessInfo.processInfo.environment["DEBFULLNAME"] ?? "aasa-monitor maintainers") <\(email)>"
-            } ?? "aasa-monitor maintainers <aasa-monitor@localhost>"
         return """
             Package: aasa-monitor
             Version: \(version)
             Architecture: \(architecture)
-            Maintainer: \(maintainer)
+            Maintainer: \(Self.maintainer)
             Installed-Size: \(installedSize)
             Depends: \((libraryDepends + Self.scriptDepends).joined(separator: ", "))
             Section: net

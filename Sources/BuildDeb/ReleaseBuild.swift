@@ -11,6 +11,8 @@ enum ReleaseBuild {
         let arguments = [
             "build", "-c", "release", "--static-swift-stdlib", "--product", "aasa-monitor", "--scratch-path",
             scratch.path,
+            // Full RELRO: relocations resolved at start-up, then read-only, as Debian's hardening flags do.
+            "-Xlinker", "-z", "-Xlinker", "relro", "-Xlinker", "-z", "-Xlinker", "now",
         ]
         Shell.say("building the release binary in \(scratch.path) (several minutes the first time)")
         try Shell.run("nice", ["-n", "19", swift] + arguments, in: package, capture: false)
