@@ -11,7 +11,7 @@ enum Changelog {
         return """
             aasa-monitor (\(version)) stable; urgency=medium
 
-              * Built by `swift package build-deb` from commit \(commit).
+              * Built by build-deb from commit \(commit).
 
              -- \(ControlFile.maintainer)  \(date ?? "Thu, 01 Jan 1970 00:00:00 +0000")
 
