@@ -16,6 +16,7 @@ let package = Package(
         .executable(name: "engine-benchmark", targets: ["engine-benchmark"]),
         .executable(name: "aasa-benchmark", targets: ["aasa-benchmark"]),
         .executable(name: "check-benchmark", targets: ["check-benchmark"]),
+        .executable(name: "endpoint-benchmark", targets: ["endpoint-benchmark"]),
         .library(name: "AASA", targets: ["AASA"]),
         .library(name: "HTTPEngine", targets: ["HTTPEngine"]),
     ],
@@ -32,8 +33,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
-        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
-        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
     ],
     targets: [
         .target(
@@ -77,10 +76,13 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 // For the bound address of the endpoint's channel (port 0 in tests).
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "CoreMetrics", package: "swift-metrics"),
+                // To check that a configured CA file holds PEM certificates before anything relies on it.
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
             ],
-            swiftSettings: strict
+            swiftSettings: strict,
+            // libcrypt (libxcrypt, part of libc6-dev) verifies the bcrypt and SHA-crypt hashes of basic_auth_file.
+            linkerSettings: [.linkedLibrary("crypt")]
         ),
         .executableTarget(
             name: "aasa-monitor",
@@ -137,7 +139,9 @@ let package = Package(
             dependencies: ["HTTPEngine", "TestSupport"],
             swiftSettings: strict
         ),
-        .testTarget(name: "AASATests", dependencies: ["AASA"], swiftSettings: strict),
+        // The real-world corpus (Tests/AASATests/Resources/corpus, with its provenance) travels with the tests.
+        .testTarget(
+            name: "AASATests", dependencies: ["AASA"], resources: [.copy("Resources/corpus")], swiftSettings: strict),
         .testTarget(
             name: "MonitorCoreTests", dependencies: ["MonitorCore", "AASA", "TestSupport"], swiftSettings: strict),
         .testTarget(
@@ -167,5 +171,7 @@ let package = Package(
         ),
         .executableTarget(name: "aasa-benchmark", dependencies: ["AASA"], swiftSettings: strict),
         .executableTarget(name: "check-benchmark", dependencies: ["TestSupport"], swiftSettings: strict),
+        .executableTarget(
+            name: "endpoint-benchmark", dependencies: ["Monitor", "MonitorCore", "AASA"], swiftSettings: strict),
     ]
 )

@@ -116,7 +116,8 @@ private struct Differ {
             let after = otherB.first { $0.key == name }?.value
             guard before.map(CanonicalJSON.text) != after.map(CanonicalJSON.text) else { continue }
             let kind: Change.Kind = before == nil ? .serviceAdded : after == nil ? .serviceRemoved : .serviceChanged
-            // Apple ignores top-level keys it does not know (aasa.md §1.1), so these cannot change behaviour.
+            // Apple ignores top-level keys it does not know (only `applinks`, `webcredentials`, `appclips` and
+            // `activitycontinuation` are services), so these cannot change behaviour.
             changes.append(
                 Change(
                     kind: kind, path: JSONPath.child(JSONPath.root, name), service: name,

@@ -24,7 +24,7 @@ public enum AASALint {
         if !members.contains(where: { KnownKeys.services.contains($0.key) }) {
             findings.append(
                 Finding(
-                    code: "aasa.no_services", severity: .error, path: JSONPath.root,
+                    code: .aasaNoServices, severity: .error, path: JSONPath.root,
                     message: "no known service at the top level; add \"applinks\", \"webcredentials\", "
                         + "\"appclips\" or \"activitycontinuation\""
                 ))
@@ -52,7 +52,7 @@ public enum AASALint {
         if let apps = service.apps, !apps.isEmpty {
             findings.append(
                 Finding(
-                    code: "aasa.legacy_apps", severity: .warning, path: JSONPath.child(path, "apps"),
+                    code: .aasaLegacyApps, severity: .warning, path: JSONPath.child(path, "apps"),
                     message: "the legacy \"apps\" array must be empty (iOS 9–12 expect []) and is not read for "
                         + "app IDs; list apps in details[].appIDs and write \"apps\": [] or drop the key"
                 ))
@@ -89,7 +89,7 @@ public enum AASALint {
         if entry.appIDs.isEmpty {
             findings.append(
                 Finding(
-                    code: "aasa.empty_app_ids", severity: .warning, path: entry.jsonPath,
+                    code: .aasaEmptyAppIDs, severity: .warning, path: entry.jsonPath,
                     message: "this entry lists no app, so no app gets these rules; add the app ID to \"appIDs\" "
                         + "or remove the entry"
                 ))
@@ -97,7 +97,7 @@ public enum AASALint {
         if entry.paths != nil && entry.components != nil {
             findings.append(
                 Finding(
-                    code: "aasa.mixed_formats", severity: .warning, path: entry.jsonPath,
+                    code: .aasaMixedFormats, severity: .warning, path: entry.jsonPath,
                     message: "the entry has both \"paths\" and \"components\"; iOS 13+ and macOS 10.15+ ignore "
                         + "\"paths\" here, so keep only \"components\" unless you still support iOS 12"
                 ))
@@ -106,7 +106,7 @@ public enum AASALint {
         if !hasRules {
             findings.append(
                 Finding(
-                    code: "aasa.no_rules", severity: .warning, path: entry.jsonPath,
+                    code: .aasaNoRules, severity: .warning, path: entry.jsonPath,
                     message: "the entry has no \"components\" (or legacy \"paths\") rules, so it matches no URL; "
                         + "add e.g. \"components\": [{\"/\": \"/*\"}]"
                 ))

@@ -21,7 +21,7 @@ public enum AASAParser {
         if bytes.count > maximumBodySize {
             result.findings.append(
                 Finding(
-                    code: "origin.too_large", severity: .error, path: nil,
+                    code: .originTooLarge, severity: .error, path: nil,
                     message: "the body is \(bytes.count) bytes; Apple stops reading after \(maximumBodySize) bytes "
                         + "and rejects the file: remove entries or shorten patterns (substitution variables help)"
                 ))
@@ -34,14 +34,14 @@ public enum AASAParser {
                 result.isSigned = true
                 result.findings.append(
                     Finding(
-                        code: "origin.signed", severity: .info, path: nil,
+                        code: .originSigned, severity: .info, path: nil,
                         message: "legacy PKCS7-signed file (iOS 8); Apple still reads the JSON inside without "
                             + "checking the signature, and plain JSON over HTTPS is enough since iOS 9"
                     ))
             } catch {
                 result.findings.append(
                     Finding(
-                        code: "origin.json", severity: .error, path: nil,
+                        code: .originJSON, severity: .error, path: nil,
                         message: "the body is binary but \(error.message); serve plain JSON"
                     ))
                 return result
@@ -53,7 +53,7 @@ public enum AASAParser {
             result.hasByteOrderMark = true
             result.findings.append(
                 Finding(
-                    code: "origin.bom", severity: .warning, path: nil,
+                    code: .originBOM, severity: .warning, path: nil,
                     message: "the body starts with a UTF-8 byte order mark (EF BB BF); save the file as UTF-8 "
                         + "without BOM, since JSON forbids it and Apple's handling of it is undocumented"
                 ))
@@ -66,7 +66,7 @@ public enum AASAParser {
             result.jsonError = error
             result.findings.append(
                 Finding(
-                    code: "origin.json", severity: .error, path: nil,
+                    code: .originJSON, severity: .error, path: nil,
                     message: "invalid JSON at \(error.description)" + excerpt(of: json, at: error.offset)
                 ))
             let lenient = JSONParser(maximumDepth: maximumDepth, allowsTrailingCommas: true)

@@ -14,19 +14,19 @@ enum AppIDLint {
     ]
 
     static func findings(for appID: String, at path: String) -> [Finding] {
-        func finding(_ code: String, _ severity: Finding.Severity, _ message: String) -> [Finding] {
+        func finding(_ code: FindingCode, _ severity: Finding.Severity, _ message: String) -> [Finding] {
             [Finding(code: code, severity: severity, path: path, message: "app ID \"\(appID)\" " + message)]
         }
         let trimmed = appID.trimmingSpaces()
         if trimmed != appID {
             return finding(
-                "aasa.appid_format", .error,
+                .aasaAppIDFormat, .error,
                 "has leading or trailing whitespace, so it never equals your app's ID; write \"\(trimmed)\"")
         }
         if appID.isEmpty {
             return [
                 Finding(
-                    code: "aasa.appid_format", severity: .error, path: path,
+                    code: .aasaAppIDFormat, severity: .error, path: path,
                     message: "empty app ID; write <Team ID>.<bundle ID>, e.g. ABCDE12345.com.example.app")
             ]
         }
@@ -36,23 +36,23 @@ enum AppIDLint {
             || (prefix.uppercased().contains("TEAM") && !isPrefixShaped(prefix))
         {
             return finding(
-                "aasa.appid_placeholder", .error,
+                .aasaAppIDPlaceholder, .error,
                 "starts with the placeholder \"\(prefix)\"; replace it with your Team ID (10 characters, "
                     + "Membership details on developer.apple.com)")
         }
         guard parts.count == 2, !parts[1].isEmpty else {
             return finding(
-                "aasa.appid_format", .error,
+                .aasaAppIDFormat, .error,
                 "has no bundle ID; write <Team ID>.<bundle ID>, e.g. ABCDE12345.com.example.app")
         }
         let bundle = parts[1]
         if appID.unicodeScalars.contains(where: { $0.properties.isWhitespace }) {
-            return finding("aasa.appid_format", .error, "contains whitespace; remove it")
+            return finding(.aasaAppIDFormat, .error, "contains whitespace; remove it")
         }
         if !isPrefixShaped(prefix) {
             if let swapped = swappedOrder(appID) {
                 return finding(
-                    "aasa.appid_format", .error,
+                    .aasaAppIDFormat, .error,
                     "has the bundle ID before the Team ID; write \"\(swapped)\"")
             }
             let problem =
@@ -60,17 +60,17 @@ enum AppIDLint {
                 ? "its prefix \"\(prefix)\" has \(prefix.count) characters, not 10"
                 : "its prefix \"\(prefix)\" is not 10 letters and digits"
             return finding(
-                "aasa.appid_format", .error,
+                .aasaAppIDFormat, .error,
                 "is not <Team ID>.<bundle ID>: \(problem); copy the Team ID from developer.apple.com")
         }
         if let bad = bundle.unicodeScalars.first(where: { !isAlphanumeric($0) && !".*-".unicodeScalars.contains($0) }) {
             return finding(
-                "aasa.appid_format", .error,
+                .aasaAppIDFormat, .error,
                 "has \"\(bad)\" in its bundle ID; bundle IDs hold only letters, digits, '.' and '-'")
         }
         if prefix.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) }) {
             return finding(
-                "aasa.appid_numeric_prefix", .warning,
+                .aasaAppIDNumericPrefix, .warning,
                 "has an all-digit prefix \"\(prefix)\", which looks like an App Store app ID rather than a Team ID; "
                     + "use the Team ID (or App ID Prefix) shown on developer.apple.com")
         }

@@ -26,7 +26,7 @@ struct DocumentBuilder {
                 if let suggestion = KnownKeys.suggestion(for: member.key, among: KnownKeys.services) {
                     findings.append(
                         Finding(
-                            code: "aasa.unknown_key", severity: .warning, path: path,
+                            code: .aasaUnknownKey, severity: .warning, path: path,
                             message: "unknown service \"\(member.key)\" is ignored; did you mean \"\(suggestion)\"?"
                         ))
                 }
@@ -159,7 +159,7 @@ struct DocumentBuilder {
                     disregarded = true
                     findings.append(
                         Finding(
-                            code: "aasa.query_not_string", severity: .error, path: JSONPath.child(path, member.key),
+                            code: .aasaQueryNotString, severity: .error, path: JSONPath.child(path, member.key),
                             message: "query item \"\(member.key)\" is a \(member.value.typeName), so Apple ignores "
                                 + "the whole \"?\" dictionary and it matches every query; write the value as a "
                                 + "string pattern"
@@ -223,7 +223,7 @@ struct DocumentBuilder {
             let article = expected.first.map { "aeiou".contains($0) } == true ? "an" : "a"
             message += "; Apple ignores this value: make it \(article) \(expected)"
         }
-        findings.append(Finding(code: "aasa.type", severity: .error, path: path, message: message))
+        findings.append(Finding(code: .aasaType, severity: .error, path: path, message: message))
     }
 
     private mutating func unknownKey(_ key: String, at path: String, known: [String], level: String) {
@@ -233,6 +233,6 @@ struct DocumentBuilder {
         } else {
             message += "; known keys: " + known.map { "\"\($0)\"" }.joined(separator: ", ")
         }
-        findings.append(Finding(code: "aasa.unknown_key", severity: .warning, path: path, message: message))
+        findings.append(Finding(code: .aasaUnknownKey, severity: .warning, path: path, message: message))
     }
 }

@@ -24,7 +24,7 @@ enum DuplicateKeys {
                     guard count > 1, reported.insert(key).inserted else { continue }
                     findings.append(
                         Finding(
-                            code: "aasa.duplicate_key", severity: .warning, path: JSONPath.child(path, member.key),
+                            code: .aasaDuplicateKey, severity: .warning, path: JSONPath.child(path, member.key),
                             message: "\"\(member.key)\" appears \(count) times in this "
                                 + "object; Apple uses the last one, other parsers may not: keep only one"
                         ))

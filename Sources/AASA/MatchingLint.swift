@@ -45,7 +45,7 @@ public enum MatchingLint {
             if rule.effective.exclude && rule.matchesEveryURL {
                 findings.append(
                     Finding(
-                        code: "aasa.exclude_matches_all", severity: .warning, path: rule.jsonPath,
+                        code: .aasaExcludeMatchesAll, severity: .warning, path: rule.jsonPath,
                         message: rule.excludeEverythingAdvice))
             }
             let covering = index.candidates(for: rule).first { rules[$0].covers(rule) }
@@ -53,7 +53,7 @@ public enum MatchingLint {
             if let earlier = covering.map({ rules[$0] }) {
                 findings.append(
                     Finding(
-                        code: "aasa.unreachable_rule", severity: .warning, path: rule.jsonPath,
+                        code: .aasaUnreachableRule, severity: .warning, path: rule.jsonPath,
                         message: "this rule is never reached: \(earlier.name)[\(earlier.index)] comes first and "
                             + "already matches every URL it would (the first matching rule decides); "
                             + "move it above \(earlier.name)[\(earlier.index)] or remove it"))
@@ -67,8 +67,8 @@ public enum MatchingLint {
 /// rules would otherwise cost 50 million comparisons.
 ///
 /// `LintedRule.covers` needs the earlier rule's path pattern to match every path, to equal the later one's (after
-/// P2–P3 normalization), to be `/dir/*` before `/dir` (P4), or to be a literal prefix plus `*` that the later path
-/// starts with; each shape has its own lookup here. Candidates are then checked with `covers` itself, at most
+/// P2–P3 normalization; `URLMatcher` lists the path rules), to be `/dir/*` before `/dir` (P4), or to be a literal
+/// prefix plus `*` that the later path starts with; each shape has its own lookup here. Candidates are then checked with `covers` itself, at most
 /// `maximumCandidates` of them per rule, which only ever costs a warning, never a false one.
 struct CoveringIndex {
     static let maximumCandidates = 64

@@ -1,6 +1,7 @@
 /// Lint rules about the text of patterns: variables, `NOT`, and query or fragment text inside path patterns.
 enum PatternLint {
-    /// `$(name)` Apple defines itself (aasa.md §2.8), as the matcher knows them.
+    /// `$(name)` Apple defines itself (`alpha`, `upper`, `lower`, `alnum`, `digit`, `xdigit`, `region`, `lang`),
+    /// as the matcher knows them.
     static let predefinedVariables = SubstitutionVariables.predefinedNames
 
     static func findings(in service: AppLinksService) -> [Finding] {
@@ -24,7 +25,7 @@ enum PatternLint {
                 if pattern.contains("#") {
                     findings.append(
                         Finding(
-                            code: "aasa.query_in_path", severity: .warning, path: path,
+                            code: .aasaQueryInPath, severity: .warning, path: path,
                             message: "\"#\" in a \"/\" pattern is literal path text and never matches a fragment "
                                 + "(e.g. SPA hash routes); put the fragment pattern under the \"#\" key"
                         ))
@@ -63,7 +64,7 @@ enum PatternLint {
             if let suggestion = advisor.suggestion(for: name) {
                 message += " or write $(\(suggestion))"
             }
-            findings.append(Finding(code: "aasa.undefined_variable", severity: .error, path: path, message: message))
+            findings.append(Finding(code: .aasaUndefinedVariable, severity: .error, path: path, message: message))
         }
         return findings
     }
@@ -79,7 +80,7 @@ enum PatternLint {
             let rest = pattern.dropFirst(3).trimmingPrefix { $0 == " " || $0 == "\t" }
             return [
                 Finding(
-                    code: "aasa.not_without_space", severity: .warning, path: path,
+                    code: .aasaNotWithoutSpace, severity: .warning, path: path,
                     message: "\"\(pattern)\" is matched as literal text, not as an exclusion: \"NOT\" needs one "
                         + "space after it; write \"NOT \(rest)\""
                 )
@@ -89,7 +90,7 @@ enum PatternLint {
         if body.contains("#") {
             return [
                 Finding(
-                    code: "aasa.query_in_path", severity: .warning, path: path,
+                    code: .aasaQueryInPath, severity: .warning, path: path,
                     message: "legacy \"paths\" match the URL path only, so \"#…\" here is literal path text and "
                         + "never matches a fragment; use \"components\" with a \"#\" key"
                 )
@@ -98,7 +99,7 @@ enum PatternLint {
         if let questionMark = body.firstIndex(of: "?"), body[questionMark...].contains("=") {
             return [
                 Finding(
-                    code: "aasa.query_in_path", severity: .warning, path: path,
+                    code: .aasaQueryInPath, severity: .warning, path: path,
                     message: "legacy \"paths\" match the URL path only (\"?\" is a one-character wildcard), so "
                         + "this pattern never sees the query; use \"components\" with a \"?\" key"
                 )

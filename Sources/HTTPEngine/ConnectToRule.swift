@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// One curl-style `--connect-to` mapping: requests for `host:port` connect to `targetHost:targetPort` instead.
 ///
 /// The URL's host name is still used for SNI, the `Host` header and certificate verification, so a test or a
@@ -65,6 +71,26 @@ public struct ConnectToRule: Sendable, Hashable, CustomStringConvertible {
     /// The first rule in `rules` that applies to `host:port`, as curl would choose it.
     public static func firstMatch(in rules: [ConnectToRule], host: String, port: Int) -> ConnectToRule? {
         rules.first { $0.matches(host: host, port: port) }
+    }
+
+    /// Whether `host` is an IPv4 or IPv6 address literal (without brackets).
+    public static func isIPAddress(_ host: String) -> Bool {
+        var ipv4 = in_addr()
+        var ipv6 = in6_addr()
+        return inet_pton(AF_INET, host, &ipv4) == 1 || inet_pton(AF_INET6, host, &ipv6) == 1
+    }
+
+    /// A host name of its own for connecting `host` to the address `target`:
+    /// `h<16 hex digits>.connect-to.invalid`, from a 64-bit FNV-1a hash of both, so it is a valid DNS name
+    /// whatever the lengths, and two hosts sent to one address get two names (two buckets of connections).
+    public static func alias(host: String, target: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in "\(host.lowercased())|\(target)".utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return "h\(String(repeating: "0", count: 16 - hex.count))\(hex).connect-to.invalid"
     }
 
     /// Splits on `:` outside square brackets, so `[::1]` stays one field.

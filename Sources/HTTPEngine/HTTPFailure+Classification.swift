@@ -24,7 +24,9 @@ extension HTTPFailure {
     /// (60); the verify result tells expired (10), not yet valid (9) and untrusted (18–21) apart. A wrong host name
     /// is found by libcurl's own check after OpenSSL accepted the chain, leaving the verify result at 0 or 1
     /// (62 when OpenSSL's host check ran).
-    static func classify(curlCode: Int, verifyResult: Int, exceededBodyLimit: Bool) -> (Kind, ValidityProblem?) {
+    public static func classify(
+        curlCode: Int, verifyResult: Int, exceededBodyLimit: Bool
+    ) -> (Kind, ValidityProblem?) {
         switch curlCode {
         case Int(CURLE_COULDNT_RESOLVE_HOST.rawValue), Int(CURLE_COULDNT_RESOLVE_PROXY.rawValue):
             return (.dns, nil)

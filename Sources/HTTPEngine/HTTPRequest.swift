@@ -49,6 +49,13 @@ public struct HTTPRequest: Sendable, Hashable {
     public var describesRejectedCertificate: Bool
     /// Which HTTP version to negotiate.
     public var httpVersion: HTTPVersionPreference
+    /// Wait for a connection to the same host that may multiplex (HTTP/2) instead of opening another one
+    /// (`CURLOPT_PIPEWAIT`).
+    ///
+    /// On for Apple's CDN (one host, many streams). Off by default: a transfer that waits stays behind a connection
+    /// that has not answered yet, so an origin or a webhook receiver that stalls would hold up every request
+    /// queued behind it.
+    public var waitsForMultiplexing: Bool
     /// A proxy URL (`http://proxy.internal:3128`), or `nil` for a direct connection whatever the environment says.
     ///
     /// libcurl would otherwise honour `https_proxy` and `ALL_PROXY` from the environment. Apple's fetcher does not
@@ -72,6 +79,7 @@ public struct HTTPRequest: Sendable, Hashable {
         readsCertificateChain: Bool = false,
         describesRejectedCertificate: Bool = true,
         httpVersion: HTTPVersionPreference = .http2PreferredOverTLS,
+        waitsForMultiplexing: Bool = false,
         proxy: String? = nil
     ) {
         self.url = url
@@ -88,6 +96,7 @@ public struct HTTPRequest: Sendable, Hashable {
         self.readsCertificateChain = readsCertificateChain
         self.describesRejectedCertificate = describesRejectedCertificate
         self.httpVersion = httpVersion
+        self.waitsForMultiplexing = waitsForMultiplexing
         self.proxy = proxy
     }
 }

@@ -43,8 +43,8 @@ extension Transfer {
         // connection, while a CAINFO file is parsed once and cached per multi handle.
         try set(CURLOPT_CAINFO, caFile, "CAINFO")
         try check(aasa_curl_easy_setopt_ptr(easy, CURLOPT_CAPATH, nil), "CAPATH")
-        // Prefer waiting for a multiplexed HTTP/2 connection to opening another one to the same host.
-        try set(CURLOPT_PIPEWAIT, 1, "PIPEWAIT")
+        // Waiting for a multiplexed connection is per use: see `HTTPRequest.waitsForMultiplexing`.
+        try set(CURLOPT_PIPEWAIT, request.waitsForMultiplexing ? 1 : 0, "PIPEWAIT")
         let version = request.httpVersion == .http1_1Only ? CURL_HTTP_VERSION_1_1 : CURL_HTTP_VERSION_2TLS
         try set(CURLOPT_HTTP_VERSION, Int(version), "HTTP_VERSION")
         switch purpose {
@@ -109,18 +109,27 @@ extension Transfer {
     }
 
     /// Hands libcurl the one rule that applies to this URL: libcurl scans the whole list for every transfer.
+    ///
+    /// libcurl 7.88 files connections under the connect-to target and the URL's port, so every host sent to
+    /// `127.0.0.1` would share one bucket of connections: a transfer waiting for a multiplexed connection
+    /// (PIPEWAIT) or capped by `maxConnectionsPerHost` would wait behind another host's stalled handshake. When
+    /// the target is an IP address, the rule therefore names a per-host alias instead
+    /// (`ConnectToRule.alias(host:target:)`), and `CURLOPT_RESOLVE` maps the alias to that address: connection
+    /// reuse never crosses from one host name to another.
     private func setConnectTo(_ request: HTTPRequest) throws(HTTPEngineError) {
-        guard let firstRule = request.connectTo.first else { return }
-        if firstRule.host == nil && firstRule.port == nil {
-            // The wildcard form matches every URL: no need to parse the URL (the common case in a fleet run).
-            connectToList = curl_slist_append(nil, firstRule.description)
-            try check(aasa_curl_easy_setopt_ptr(easy, CURLOPT_CONNECT_TO, connectToList), "CONNECT_TO")
-            return
-        }
+        guard !request.connectTo.isEmpty else { return }
         guard let (host, port) = Self.hostAndPort(of: request.url) else {
             throw HTTPEngineError(code: .invalidRequest, url: request.url, message: "cannot parse the URL's host")
         }
-        guard let rule = ConnectToRule.firstMatch(in: request.connectTo, host: host, port: port) else { return }
+        guard var rule = ConnectToRule.firstMatch(in: request.connectTo, host: host, port: port) else { return }
+        if let target = rule.targetHost, ConnectToRule.isIPAddress(target) {
+            let alias = ConnectToRule.alias(host: host, target: target)
+            let targetPort = rule.targetPort ?? port
+            rule.targetHost = alias
+            let address = target.contains(":") ? "[\(target)]" : target
+            resolveList = curl_slist_append(nil, "\(alias):\(targetPort):\(address)")
+            try check(aasa_curl_easy_setopt_ptr(easy, CURLOPT_RESOLVE, resolveList), "RESOLVE")
+        }
         connectToList = curl_slist_append(nil, rule.description)
         try check(aasa_curl_easy_setopt_ptr(easy, CURLOPT_CONNECT_TO, connectToList), "CONNECT_TO")
     }

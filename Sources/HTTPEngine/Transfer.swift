@@ -25,6 +25,7 @@ final class Transfer {
     let errorBuffer: UnsafeMutablePointer<CChar>
     var headerList: UnsafeMutablePointer<curl_slist>?
     var connectToList: UnsafeMutablePointer<curl_slist>?
+    var resolveList: UnsafeMutablePointer<curl_slist>?
     private let maxBodyBytes: Int?
     var body: [UInt8] = []
     var headers = HTTPHeaders()
@@ -54,6 +55,7 @@ final class Transfer {
         curl_easy_cleanup(easy)
         curl_slist_free_all(headerList)
         curl_slist_free_all(connectToList)
+        curl_slist_free_all(resolveList)
         errorBuffer.deallocate()
     }
 

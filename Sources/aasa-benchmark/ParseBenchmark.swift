@@ -1,13 +1,13 @@
 import AASA
 import Foundation
 
-/// Parse + canonicalize + hash throughput (MB/s) over the 60 real files of `../shared/corpus`, and over one
+/// Parse + canonicalize + hash throughput (MB/s) over the 60 real files of the test corpus, and over one
 /// synthetic file at Apple's size limit.
 enum ParseBenchmark {
     static func run() {
         let files = corpusFiles()
         guard !files.isEmpty else {
-            print("parse  corpus not found next to the package (expected ../shared/corpus)")
+            print("parse  corpus not found (expected Tests/AASATests/Resources/corpus in the package)")
             return
         }
         report(name: "corpus (\(files.count) files)", files: files)
@@ -55,11 +55,11 @@ enum ParseBenchmark {
         return Array(text.utf8)
     }
 
-    /// The corpus sits beside the package root: `<root>/../shared/corpus`, found from this source file.
+    /// The corpus the tests vendor, `<root>/Tests/AASATests/Resources/corpus`, found from this source file.
     private static func corpusFiles() -> [[UInt8]] {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
-        let corpus = root.deletingLastPathComponent().appendingPathComponent("shared/corpus")
+        let corpus = root.appendingPathComponent("Tests/AASATests/Resources/corpus")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: corpus.path)) ?? []
         return names.filter { $0.hasSuffix(".json") }.sorted().compactMap { name in
             (try? Data(contentsOf: corpus.appendingPathComponent(name))).map { Array($0) }

@@ -14,11 +14,11 @@ struct AASAMonitorCommand: AsyncParsableCommand {
         version: MonitorVersion.current,
         subcommands: [
             RunCommand.self, StatusCommand.self, HistoryCommand.self, CheckCommand.self, ConfigCommand.self,
-            WebhookCommand.self, LintCommand.self, DiffCommand.self, MatchCommand.self,
+            WebhookCommand.self, LintCommand.self, DiffCommand.self, MatchCommand.self, ExplainCommand.self,
         ]
     )
 
-    /// Runs the command and maps every failure to the exit codes of check-codes.md.
+    /// Runs the command and maps every failure to the documented exit codes (each command's `discussion`).
     ///
     /// argument-parser exits 64 on usage errors; our public interface promises 2 for usage errors in every
     /// command, so scripts can tell "you called me wrong" from "the check failed".

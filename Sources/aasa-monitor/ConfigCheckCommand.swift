@@ -35,11 +35,14 @@ struct ConfigCheckCommand: ParsableCommand {
         print("\(path): valid: \(Self.summary(of: configuration))")
     }
 
-    /// `2 domains, 1 webhook, metrics on 127.0.0.1:9090`.
+    /// `2 domains, 1 webhook, metrics on 127.0.0.1:9090 (password required, 1 user)`.
     static func summary(of configuration: MonitorConfiguration) -> String {
         let domains = configuration.domains.count
         let webhooks = configuration.webhooks.count
-        let listen = configuration.listen.map { "metrics on \($0)" } ?? "metrics endpoint off"
+        var listen = configuration.listen.map { "metrics on \($0)" } ?? "metrics endpoint off"
+        if let users = configuration.endpoint.basicAuth, configuration.listen != nil {
+            listen += " (password required, \(users.hashes.count) user\(users.hashes.count == 1 ? "" : "s"))"
+        }
         return "\(domains) domain\(domains == 1 ? "" : "s"), \(webhooks) webhook\(webhooks == 1 ? "" : "s"), \(listen)"
     }
 }

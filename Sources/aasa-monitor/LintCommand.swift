@@ -37,7 +37,7 @@ struct LintCommand: ParsableCommand {
     }
 }
 
-/// The `lint --json` document of json-output.md.
+/// The `lint --json` document: the file and every finding, each finding with the same keys every time.
 struct LintReport: Encodable {
     var file: String
     var findings: [Finding]

@@ -45,7 +45,7 @@ struct StatusCommand: AsyncParsableCommand {
         } else {
             print(StatusText.render(snapshot))
         }
-        // check-codes.md: exit 1 when there is no state yet (nothing checked, or none of the named domains).
+        // The documented exit 1: no state yet (nothing checked, or none of the named domains).
         // A fresh package install's configuration lists no domains: say so instead of "no state yet for ".
         if snapshot.domains.isEmpty {
             let subject =

@@ -151,12 +151,13 @@ struct AASALintTests {
         #expect(spaced.first?.message.contains(#"write "9JA89QQLNQ.com.example.app""#) == true)
     }
 
-    @Test("every finding has a message and a severity matching check-codes.md")
+    @Test("every finding has a message and its code's documented severity")
     func severities() {
         let text =
             #"{"applinks":{"apps":["x"],"details":[{"appIDs":["bad"],"paths":["*"],"components":[{"?":{"a":true},"x":1}]}]}}"#
         for finding in ParserTestSupport.lint(text) {
             #expect(!finding.message.isEmpty)
+            #expect(finding.severity == finding.findingCode.severity)
             switch finding.code {
             case "aasa.appid_format", "aasa.query_not_string", "aasa.type": #expect(finding.severity == .error)
             default: #expect(finding.severity == .warning)

@@ -2,8 +2,9 @@ import AASA
 import Foundation
 import Testing
 
-/// The 60 real files of `../shared/corpus` (see its README): everything parses or fails cleanly, and the
-/// interesting files get exactly the findings argued for in notes/corpus.md.
+/// The 60 real files of the vendored corpus (`Resources/corpus`, with its README and provenance): everything parses
+/// or fails cleanly, and the interesting files get exactly the findings their mistakes deserve (an unreplaced
+/// placeholder team ID, a numeric prefix, `paths` beside `components`, empty `appIDs`, invalid JSON).
 @Suite("Real-world corpus")
 struct CorpusTests {
     static let files: [String] = (1...60).map { String(format: "%03d", $0) }

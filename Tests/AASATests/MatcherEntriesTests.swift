@@ -52,7 +52,7 @@ struct MatcherEntriesTests {
         #expect(unlisted.reason?.contains("no applinks details entry lists") == true)
     }
 
-    @Test("legacy paths: NOT excludes, first match decides (aasa.md §2.10 row 12)")
+    @Test("legacy paths: NOT excludes, first match decides (Apple's forum example, confirmed with swcutil)")
     func legacyPaths() throws {
         let document = F.legacy(["NOT /settings/*", "NOT /activity/*", "/*"])
         let matcher = URLMatcher(document: document)

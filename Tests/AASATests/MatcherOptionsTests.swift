@@ -24,7 +24,7 @@ struct MatcherOptionsTests {
     }
 
     @Test(
-        "the most specific caseSensitive wins (aasa.md §2.6 probe)",
+        "the most specific caseSensitive wins (observed with swcutil)",
         arguments: [
             ("/loose/1", MatchDecision.match), ("/strict/1", .noMatch), ("/Strict/1", .match),
         ])
@@ -83,7 +83,7 @@ struct MatcherOptionsTests {
         #expect(try F.decision(encoded, "https://example.com/?q=a%26b") == .match)
     }
 
-    @Test("defaults may carry /, ?, # and exclude (aasa.md §2.9)")
+    @Test("defaults may carry /, ?, # and exclude")
     func defaultsCarryPatterns() throws {
         let scoped = F.document([F.component(fragment: "*")], serviceDefaults: F.component("/foo/*"))
         #expect(try F.decision(scoped, "https://example.com/bar") == .noMatch)

@@ -1,8 +1,9 @@
 import AASA
 import Testing
 
-/// The worked examples of aasa.md §2.10, each from Apple's documentation and confirmed with `swcutil`.
-@Suite("Apple's worked examples (aasa.md §2.10)")
+/// The worked examples of Apple's documentation (associated domains, `components`, TN3155, substitution
+/// variables), each confirmed with `swcutil`.
+@Suite("Apple's worked examples")
 struct MatcherWorkedExamplesTests {
     typealias F = MatcherFixtures
 

@@ -43,7 +43,7 @@ struct MatchingLintTests {
         #expect(Self.codes(document).isEmpty)
     }
 
-    @Test("an exclude whose query item is * blocks every URL (aasa.md §2.4)")
+    @Test("an exclude whose query item is * blocks every URL: * also matches an absent item")
     func starQueryItemExclude() throws {
         let document = F.document([F.component(query: F.items(["no_universal_link": "*"]), exclude: true)])
         let findings = MatchingLint.findings(in: document)

@@ -25,3 +25,23 @@ func expectFailure(_ request: HTTPRequest, on engine: CurlEngine) async throws -
 struct UnexpectedSuccess: Error {
     let status: Int
 }
+
+/// Waits for `operation` to finish, at most `deadline`: the wait for an event with a deadline that replaces
+/// measuring elapsed time. Throws `FixtureTimeoutError` naming `what` when the deadline passes first (and cancels
+/// the operation).
+func finishes<Value: Sendable>(
+    _ what: String, within deadline: Duration, _ operation: @escaping @Sendable () async throws -> Value
+) async throws -> Value {
+    try await withThrowingTaskGroup(of: Value?.self) { group in
+        group.addTask { try await operation() }
+        group.addTask {
+            try await Task.sleep(for: deadline)
+            return nil
+        }
+        defer { group.cancelAll() }
+        guard let first = try await group.next(), let value = first else {
+            throw FixtureTimeoutError(waitingFor: what, activity: FixtureActivity())
+        }
+        return value
+    }
+}

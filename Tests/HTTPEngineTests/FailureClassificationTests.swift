@@ -175,11 +175,12 @@ struct FailureClassificationTests {
             try await withCurlEngine { engine in
                 var request = try fixtureRequest("https://origin.test/", server: server)
                 request.timeout = .milliseconds(500)
-                let started = ContinuousClock.now
-                let failure = try await expectFailure(request, on: engine)
+                let timed = request
+                let failure = try await finishes("the 500 ms timeout", within: .seconds(5)) {
+                    try await expectFailure(timed, on: engine)
+                }
                 #expect(failure.kind == .timeout)
                 #expect(failure.curlCode == 28)
-                #expect(ContinuousClock.now - started < .seconds(5))
             }
         }
     }
@@ -200,12 +201,62 @@ struct FailureClassificationTests {
     @Test("a name that does not resolve is dns, and fails fast")
     func unresolvable() async throws {
         try await withCurlEngine { engine in
-            let started = ContinuousClock.now
-            let failure = try await expectFailure(HTTPRequest(url: "https://nonexistent.invalid/"), on: engine)
+            let failure = try await finishes("the DNS failure", within: .seconds(5)) {
+                try await expectFailure(HTTPRequest(url: "https://nonexistent.invalid/"), on: engine)
+            }
             #expect(failure.kind == .dns)
             #expect(failure.identifier == "dns")
             #expect(failure.curlCode == 6)
-            #expect(ContinuousClock.now - started < .seconds(5))
+        }
+    }
+
+    @Test(
+        "libcurl's code and OpenSSL's verify result give the kind",
+        arguments: [
+            (6, 0, false, HTTPFailure.Kind.dns, HTTPFailure.ValidityProblem?.none),
+            (5, 0, false, .dns, nil),
+            (7, 0, false, .connect, nil),
+            (28, 0, false, .timeout, nil),
+            (63, 0, false, .tooLarge, nil),
+            (23, 0, true, .tooLarge, nil),
+            (23, 0, false, .other, nil),
+            (60, 10, false, .tlsExpired, .expired),
+            (60, 9, false, .tlsExpired, .notYetValid),
+            (60, 0, false, .tlsHostname, nil),
+            (60, 62, false, .tlsHostname, nil),
+            (60, 20, false, .tlsUntrusted, nil),
+            (60, 19, false, .tlsUntrusted, nil),
+            (35, 0, false, .tlsProtocol, nil),
+            (35, 1, false, .tlsProtocol, nil),
+            (35, 10, false, .tlsExpired, .expired),
+            (59, 0, false, .tlsProtocol, nil),
+            (58, 0, false, .tlsProtocol, nil),
+            (83, 0, false, .tlsProtocol, nil),
+            (56, 0, false, .other, nil),
+            (8, 0, false, .other, nil),
+        ])
+    func classificationTable(
+        curlCode: Int, verifyResult: Int, exceeded: Bool, kind: HTTPFailure.Kind,
+        validity: HTTPFailure.ValidityProblem?
+    ) {
+        let (classified, problem) = HTTPFailure.classify(
+            curlCode: curlCode, verifyResult: verifyResult, exceededBodyLimit: exceeded)
+        #expect(classified == kind)
+        #expect(problem == validity)
+    }
+
+    @Test("plain text where a TLS handshake is expected is tls.protocol")
+    func plainTextIsProtocolFailure() async throws {
+        let listener = try StalledListener(reply: Array("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n".utf8))
+        defer { listener.close() }
+        try await withCurlEngine { engine in
+            let request = HTTPRequest(
+                url: "https://origin.test/", timeout: .seconds(10),
+                connectTo: [try ConnectToRule(parsing: "origin.test:443:127.0.0.1:\(listener.port)")])
+            let failure = try await expectFailure(request, on: engine)
+            #expect(failure.kind == .tlsProtocol)
+            #expect(failure.identifier == "tls.protocol")
+            #expect(failure.curlCode == 35)
         }
     }
 }

@@ -48,7 +48,7 @@ struct PreparedURL {
     mutating func path(_ form: Form) -> [UInt32] {
         if let cached = paths[form.slot] { return cached }
         // Normalized after decoding: with `percentEncoded: false` Apple compares the decoded path, where `%2F` is a
-        // `/` like any other (aasa.md §2.7), so a trailing `%2F` is as insignificant as a trailing `/` (P3).
+        // `/` like any other, so a trailing `%2F` is as insignificant as a trailing `/` (P3, see `URLMatcher`).
         let text = Self.normalizePath(Self.scalars(of: url.path, form))
         paths[form.slot] = text
         return text
@@ -71,7 +71,8 @@ struct PreparedURL {
     }
 
     /// Query items with their values in `form`. Names are decoded along with values when `form` decodes, but
-    /// never case-folded: whether Apple folds item names is not known (aasa.md §2.4), so names compare exactly.
+    /// never case-folded: whether Apple folds item names is not known (no documentation, no observation), so
+    /// names compare exactly.
     mutating func queryItems(_ form: Form) -> [(name: String, value: [UInt32])] {
         if let cached = items[form.slot] { return cached }
         let prepared = rawItems.map { item in

@@ -72,8 +72,8 @@ struct SubstitutionVariables: Sendable {
 
     /// Two-letter alphabetic ISO region codes from Foundation's list (`GB`, `US`; never `UK`).
     ///
-    /// Foundation also lists 31 numeric UN M.49 areas (`001`, `419`); whether devices accept those is not known
-    /// (aasa.md §2.8), so they are left out, as the reference advises.
+    /// Foundation also lists 31 numeric UN M.49 areas (`001`, `419`); whether devices accept those is neither
+    /// documented nor observed, so they are left out rather than guessed.
     static let isoRegionCodes: [String] = Locale.Region.isoRegions.map(\.identifier).filter { code in
         code.unicodeScalars.count == 2 && code.unicodeScalars.allSatisfy { $0.properties.isAlphabetic }
     }

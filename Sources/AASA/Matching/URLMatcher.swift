@@ -1,8 +1,13 @@
 /// Decides, as Apple does, whether a URL opens an app: `match`, `exclude` or `no_match`, and which rule decided.
 ///
-/// Build one per document: every rule is compiled once into automata (aasa.md §2.1–2.9), then each decision
-/// walks the `details` entries that list the app in document order, and within each its `components` (or,
-/// without them, its legacy `paths`); the first rule that matches decides, and an exclude stops everything.
+/// Build one per document: every rule is compiled once into automata, then each decision walks the `details`
+/// entries that list the app in document order, and within each its `components` (or, without them, its legacy
+/// `paths`); the first rule that matches decides, and an exclude stops everything.
+///
+/// Paths follow Apple's path rules as observed with `swcutil`, numbered P1–P6 in comments and tests: P1 the
+/// pattern must cover the whole path; P2 the pattern's leading `/` is optional; P3 trailing slashes are
+/// insignificant on either side; P4 a pattern ending in `/*` also matches the path without that segment; P5 nothing
+/// collapses and nothing is added for a wildcard to eat; P6 an empty path counts as `/`.
 ///
 /// ```swift
 /// let matcher = URLMatcher(document: document)

@@ -2,25 +2,35 @@ import Foundation
 
 #if canImport(Glibc)
     import Glibc
+    // `struct stat`'s fields are visible only through this module on Linux (MemberImportVisibility).
+    import CoreFoundation
 #endif
 
-/// Reads the configuration file from disk and loads it, for `run`, `check --config`, `status` and `config check`.
+/// Reads the configuration file from disk and validates it together with everything it refers to, for `run`,
+/// SIGHUP, `check --config`, `status` and `config check`: one place, so they cannot disagree.
 ///
-/// The loader itself is pure; this is the I/O around it: a size cap (a configuration is a few KiB, so
-/// `/dev/zero` or a disk image named by mistake is refused), directories refused with the real reason, and
-/// `url_file` / `secret_file` read through the same capped reader.
+/// The loader itself is pure; this is the I/O around it. Every file (the configuration, `url_file`,
+/// `secret_file`, CA files) is opened non-blocking and must be a regular file within a size cap, so a FIFO,
+/// `/dev/zero` or a disk image named by mistake is refused at once instead of hanging or filling memory.
 public enum ConfigurationFile {
     /// The largest configuration file accepted.
     public static let maximumSize = 4 << 20
     /// The largest `url_file` / `secret_file` accepted.
     public static let maximumSecretFileSize = 64 << 10
+    /// The largest CA file accepted (Debian's whole bundle is about 200 KiB).
+    public static let maximumCAFileSize = 4 << 20
 
-    /// The configuration at `path`, with `environment` for `*_env` keys.
+    /// The configuration at `path`, with `environment` for `*_env` keys; an unset variable is a problem.
     public static func load(
         path: String, environment: [String: String]
-    ) throws(ConfigurationFileError)
-        -> MonitorConfiguration
-    {
+    ) throws(ConfigurationFileError) -> MonitorConfiguration {
+        try check(path: path, environment: environment, unsetVariables: .problem).configuration
+    }
+
+    /// The configuration at `path` and its warnings; `config check` passes `.warning` for unset variables.
+    public static func check(
+        path: String, environment: [String: String], unsetVariables: ConfigurationSurroundings.UnsetVariables
+    ) throws(ConfigurationFileError) -> LoadedConfiguration {
         let bytes: [UInt8]
         do throws(FileReadError) {
             bytes = try read(path, limit: maximumSize)
@@ -32,21 +42,48 @@ public enum ConfigurationFile {
                 file: path, line: nil, keyPath: "", message: "the file is not UTF-8 text")
             throw .invalid(ConfigurationErrors(problems: [problem]))
         }
+        let surroundings = ConfigurationSurroundings(
+            environment: environment,
+            readFile: { file in
+                guard let text = String(validating: try read(file, limit: maximumSecretFileSize), as: UTF8.self) else {
+                    throw FileReadError(reason: "the file is not UTF-8 text")
+                }
+                return text
+            },
+            caFileProblem: { TrustAnchorFile.problem(at: $0) },
+            unsetVariables: unsetVariables)
         do throws(ConfigurationErrors) {
-            return try ConfigurationLoader.load(text: text, fileName: path, environment: environment) { file in
-                String(decoding: try read(file, limit: maximumSecretFileSize), as: UTF8.self)
-            }
+            return try ConfigurationLoader.load(text: text, fileName: path, surroundings: surroundings)
         } catch {
             throw .invalid(error)
         }
     }
 
-    /// The bytes of `path`, at most `limit`; the error names the reason (`No such file or directory`,
-    /// `Is a directory`, too large).
+    /// The bytes of the regular file `path`, at most `limit`; the error names the reason (`No such file or
+    /// directory`, `Too many levels of symbolic links`, not a regular file, too large).
+    ///
+    /// Opened with `O_NONBLOCK`: opening a FIFO for reading would otherwise wait for a writer forever.
     public static func read(_ path: String, limit: Int) throws(FileReadError) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard descriptor >= 0 else { throw FileReadError(reason: String(cString: strerror(errno))) }
         defer { close(descriptor) }
+        var status = Glibc.stat()
+        guard fstat(descriptor, &status) == 0 else { throw FileReadError(reason: String(cString: strerror(errno))) }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            throw FileReadError(reason: "not a regular file (\(kind(of: status.st_mode)))")
+        }
+        guard status.st_size <= limit else {
+            throw FileReadError(reason: "larger than \(limit >> 10) KiB", isTooLarge: true)
+        }
+        return try readAll(descriptor, limit: limit)
+    }
+
+    /// Standard input (`-` on the command line), at most `limit` bytes; blocking, as a pipe's reader should be.
+    public static func readStandardInput(limit: Int) throws(FileReadError) -> [UInt8] {
+        try readAll(0, limit: limit)
+    }
+
+    private static func readAll(_ descriptor: Int32, limit: Int) throws(FileReadError) -> [UInt8] {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
@@ -58,6 +95,17 @@ public enum ConfigurationFile {
             if count == 0 { return bytes }
             bytes.append(contentsOf: chunk[0..<count])
             if bytes.count > limit { throw FileReadError(reason: "larger than \(limit >> 10) KiB", isTooLarge: true) }
+        }
+    }
+
+    private static func kind(of mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFDIR: "a directory"
+        case S_IFIFO: "a FIFO"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFSOCK: "a socket"
+        default: "not a plain file"
         }
     }
 }

@@ -30,7 +30,9 @@ struct CheckPipeline: Sendable {
         let probe = DomainProbe(engine: engine, settings: job.probe)
         let observation = await probe.observe(domain: job.domain, now: clock)
         try Task.checkCancellation()
-        let context = EvaluationContext(staleSince: job.previous?.cdnInSync == false ? job.previous?.staleSince : nil)
+        let context = EvaluationContext(
+            staleSince: job.previous?.cdnInSync == false ? job.previous?.staleSince : nil,
+            originSince: job.previous?.originHashSince)
         let report = DomainEvaluator.evaluate(
             observation, expectations: job.expectations, settings: job.evaluation, context: context,
             now: observation.finishedAt)

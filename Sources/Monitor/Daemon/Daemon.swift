@@ -23,7 +23,7 @@ public enum Daemon {
         }
     }
 
-    /// Runs until SIGTERM or SIGINT; returns the exit code of check-codes.md: 0 stopped cleanly, 1 fatal runtime
+    /// Runs until SIGTERM or SIGINT; returns `run`'s documented exit code: 0 stopped cleanly, 1 fatal runtime
     /// error, 2 invalid configuration at start.
     public static func run(_ options: Options, logger: Logger) async -> Int32 {
         signal(SIGPIPE, SIG_IGN)
@@ -70,7 +70,8 @@ public enum Daemon {
             logger.critical("cannot start the HTTP engine", metadata: ["error": "\(error)"])
             return 1
         }
-        let runtime = DaemonRuntime(configuration: configuration, states: states, now: clock())
+        let conditions = (try? await store.activeConditions()) ?? []
+        let runtime = DaemonRuntime(configuration: configuration, states: states, now: clock(), conditions: conditions)
         let notifier = SystemdNotifier(environment: options.environment)
         let services = DaemonServices(
             runtime: runtime, store: store, engine: engine, notifier: notifier, options: options, logger: logger,

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPEngine
 import Logging
+import MonitorCore
 import ServiceLifecycle
 import UnixSignals
 
@@ -41,8 +42,7 @@ struct DaemonServices {
         }
         services.append(
             DeliveryService(
-                runtime: runtime, store: store, sender: WebhookSender(engine: engine),
-                logger: Logger(label: "delivery"), clock: clock))
+                runtime: runtime, store: store, transport: engine, logger: Logger(label: "delivery"), clock: clock))
         // Shutdown runs in reverse order: the scheduler, last in the list, stops first and finishes its checks.
         services.append(scheduler)
         // The group's own logger stays at notice: at debug it prints every service's properties.
@@ -75,8 +75,23 @@ struct DaemonServices {
             },
             health: { await runtime.health(now: clock()) },
             status: {
-                let snapshot = try await StatusReader(store: store.reader).snapshot(now: clock(), domains: nil)
+                // Configured domains only, like `status --config`.
+                let configured = await runtime.configuration.domains.map(\.name)
+                let snapshot = try await StatusReader(store: store.reader).snapshot(now: clock(), domains: configured)
                 return Array(try MonitorJSON.encoder().encode(snapshot))
-            })
+            },
+            overview: {
+                let configured = await runtime.configuration.domains.map(\.name)
+                return try await StatusPageReader(store: store.reader).overview(
+                    now: clock(), configured: configured, lastCycle: await runtime.lastTick)
+            },
+            domainPage: { raw in
+                // `/domains/Shop.Example` and the U-label find the configured A-label.
+                let name = (try? DomainName.normalize(raw)) ?? raw
+                let configured = await runtime.configuration.domains.contains { $0.name == name }
+                return try await StatusPageReader(store: store.reader).domain(
+                    name, now: clock(), configured: configured)
+            },
+            basicAuth: { await runtime.configuration.endpoint.basicAuth })
     }
 }

@@ -51,7 +51,12 @@ struct HousekeepingService: Service {
         let retention = await runtime.configuration.retention.seconds
         do {
             let result = try await store.prune(olderThan: now.addingTimeInterval(-retention))
-            logger.info("retention applied", metadata: ["removed": "\(result)"])
+            logger.info(
+                "retention applied",
+                metadata: [
+                    "runs": "\(result.runs)", "timeline_events": "\(result.timelineEvents)",
+                    "documents": "\(result.documents)", "deliveries": "\(result.deliveries)",
+                ])
         } catch {
             logger.error("retention could not be applied", metadata: ["error": "\(error)"])
         }

@@ -7,12 +7,14 @@ import Synchronization
 ///
 /// Written by hand because swift-log's `StreamLogHandler` prints a timestamp journald adds anyway and no priority,
 /// so every line would land in the journal as `info`. On a terminal (`prefixes: false`) the level is spelled out.
+/// Fields are `key=value` with stable keys; repeated lines of one kind are held back by `LogRateLimiter`.
 public struct JournalLogHandler: LogHandler {
     public var metadata: Logger.Metadata = [:]
     public var logLevel: Logger.Level
     private let label: String
     private let prefixes: Bool
-    private static let output = Mutex<Void>(())
+    /// One limiter for the process, and its lock also keeps lines from interleaving.
+    private static let output = Mutex(LogRateLimiter())
 
     public init(label: String, level: Logger.Level = .info, prefixes: Bool) {
         self.label = label
@@ -28,15 +30,27 @@ public struct JournalLogHandler: LogHandler {
     public func log(event: LogEvent) {
         var fields = metadata
         if let extra = event.metadata { fields.merge(extra) { _, new in new } }
-        let rendered = fields.sorted { $0.key < $1.key }.map { "\($0.key)=\(Self.quoted("\($0.value)"))" }
+        let values = fields.mapValues { "\($0)" }
+        let rendered = Self.fields(values)
         let message = "\(event.message)".replacingOccurrences(of: "\n", with: " ⏎ ")
-        var line = prefixes ? "<\(Self.priority(event.level))>" : "\(event.level.rawValue.uppercased()) "
-        line += "\(label): \(message)"
-        if !rendered.isEmpty { line += " " + rendered.joined(separator: " ") }
-        line += "\n"
-        Self.output.withLock { _ in
-            FileHandle.standardError.write(Data(line.utf8))
+        let level = prefixes ? "<\(Self.priority(event.level))>" : "\(event.level.rawValue.uppercased()) "
+        let head = level + "\(label): \(message)"
+        let kind = LogRateLimiter.kind(label: label, level: event.level.rawValue, message: message, fields: values)
+        let stable = values.filter { !LogRateLimiter.volatileFields.contains($0.key) }
+        Self.output.withLock { limiter in
+            let admission = limiter.admit(
+                kind: kind,
+                summary: (head, Self.fields(stable)),
+                now: Date())
+            var text = admission.summaries.map { $0 + "\n" }.joined()
+            if admission.write { text += head + rendered + "\n" }
+            if !text.isEmpty { FileHandle.standardError.write(Data(text.utf8)) }
         }
+    }
+
+    /// ` key=value` for each field, sorted by key.
+    private static func fields(_ values: [String: String]) -> String {
+        values.sorted { $0.key < $1.key }.map { " \($0.key)=\(quoted($0.value))" }.joined()
     }
 
     /// Values with spaces, quotes or newlines are quoted, so each event stays one parseable line.

@@ -2,19 +2,33 @@ import Foundation
 import HTTPEngine
 
 /// Sends one event to one webhook: renders the format, signs a `standard` body (a new timestamp and signature on
-/// every attempt, the same `webhook-id`), and POSTs it through the libcurl engine.
+/// every attempt, the same `webhook-id`), and POSTs it through the transport.
+///
+/// Every failure comes back as an `Answer`, the ones of our own included (unreadable trust anchors, a signer
+/// refusing its key, an option libcurl rejects): the caller retries them with backoff like a receiver that did
+/// not answer, so none can become a hot loop. Only a stopping daemon (`Stopped`) and an event that cannot be
+/// rendered (`Unsendable`) are thrown. No text from here contains the webhook's URL beyond `scheme://host/…`.
 ///
 /// Webhook requests never use the probe's `connect-to` rules or extra CA (those are for origins and the CDN); a
 /// webhook may name its own `ca_file` for an internal receiver.
 struct WebhookSender: Sendable {
-    let engine: CurlEngine
+    let transport: any WebhookTransport
 
     /// What the receiver answered, or why there was no answer.
     struct Answer: Sendable {
         var outcome: DeliveryOutcome
         var retryAfter: String?
-        /// The first bytes of the answer's body, for logs and `webhook test`.
+        /// The first bytes of the answer's body, for `last_error` and `webhook test`, with the URL cut out.
         var bodyExcerpt: String
+    }
+
+    /// The daemon is stopping (the task was cancelled or the engine shut down): the delivery stays pending and is
+    /// sent after the restart.
+    struct Stopped: Error {}
+
+    /// The event cannot be rendered in the webhook's format: no retry can change that.
+    struct Unsendable: Error, CustomStringConvertible {
+        var description: String
     }
 
     /// The receiver's answers are capped: a webhook is not supposed to answer with much, and a hostile one cannot
@@ -23,14 +37,23 @@ struct WebhookSender: Sendable {
 
     func send(
         _ event: MonitorEvent, to webhook: WebhookConfiguration, deliveryID: String, now: Date
-    ) async throws
-        -> Answer
-    {
-        let body = try WebhookPayload.render(event: event, format: webhook.format, deliveryID: deliveryID)
+    ) async throws -> Answer {
+        let body: [UInt8]
+        do {
+            body = try WebhookPayload.render(event: event, format: webhook.format, deliveryID: deliveryID)
+        } catch {
+            throw Unsendable(description: "the event cannot be rendered as \(webhook.format.rawValue): \(error)")
+        }
         var headers: HTTPHeaders = ["Content-Type": "application/json"]
         if webhook.format == .standard {
             if let secret = webhook.secret {
-                let signer = try WebhookSigner(secret: secret.text)
+                let signer: WebhookSigner
+                do {
+                    signer = try WebhookSigner(secret: secret.text)
+                } catch {
+                    return Answer(
+                        outcome: .transportFailure("signing: the secret was refused: \(error)"), bodyExcerpt: "")
+                }
                 for header in signer.headers(id: deliveryID, timestamp: now, body: body)
                 where header.name.lowercased() != "content-type" {
                     headers.append(header.name, header.value)
@@ -45,16 +68,34 @@ struct WebhookSender: Sendable {
             userAgent: "aasa-monitor/\(MonitorVersion.current)", timeout: webhook.timeout,
             maxBodyBytes: Self.maximumAnswerBytes, httpsOnly: false,
             trust: webhook.caFile.map { .systemAnd(extraCAFile: $0) } ?? .system)
+        return try await perform(request, url: webhook.url)
+    }
+
+    private func perform(_ request: HTTPRequest, url: String) async throws -> Answer {
         do {
-            let response = try await engine.perform(request)
+            let response = try await transport.perform(request)
+            let excerpt = String(decoding: response.body.prefix(500), as: UTF8.self)
             return Answer(
                 outcome: .status(response.status), retryAfter: response.headers.first("Retry-After"),
-                bodyExcerpt: String(decoding: response.body.prefix(500), as: UTF8.self))
+                bodyExcerpt: WebhookURLText.scrub(excerpt, url: url))
         } catch let failure as HTTPFailure where failure.kind == .tooLarge && failure.status != nil {
             // The receiver answered, at length: its status is the answer; only the excess body is dropped.
             return Answer(outcome: .status(failure.status ?? 0), bodyExcerpt: "")
         } catch let failure as HTTPFailure {
-            return Answer(outcome: .transportFailure("\(failure.identifier): \(failure.curlMessage)"), bodyExcerpt: "")
+            let text = WebhookURLText.scrub(failure.curlMessage, url: url)
+            return Answer(outcome: .transportFailure("\(failure.identifier): \(text)"), bodyExcerpt: "")
+        } catch let error as HTTPEngineError where error.code == .shutDown {
+            throw Stopped()
+        } catch let error as HTTPEngineError {
+            // Never `error.description`: it carries the URL.
+            let text = WebhookURLText.scrub(error.message, url: url)
+            return Answer(outcome: .transportFailure("\(error.code): \(text)"), bodyExcerpt: "")
+        } catch is CancellationError {
+            throw Stopped()
+        } catch {
+            // A transport of another kind (tests): still a failure with backoff, never a hot loop.
+            let text = WebhookURLText.scrub("\(error)", url: url)
+            return Answer(outcome: .transportFailure("other: \(text)"), bodyExcerpt: "")
         }
     }
 }

@@ -7,39 +7,50 @@ public enum WebhookTester {
     public struct Result: Sendable {
         public var webhook: String
         public var delivered: Bool
-        /// `ops: 200 (delivery msg_…) ok` — one line for a person; never the webhook's URL, which may be a secret.
+        /// `ops (standard): answered 200: ok [webhook-id msg_…]` — one line for a person; the webhook is named by
+        /// its name, and nothing of its URL but `scheme://host/…` is shown: the URL may be the secret.
         public var line: String
     }
 
-    /// Sends a `test` event to each webhook, one after the other.
+    /// Sends a `test` event to each webhook with a new engine, one after the other.
     public static func send(to webhooks: [WebhookConfiguration], now: Date) async throws -> [Result] {
         try await withCurlEngine { engine in
-            let sender = WebhookSender(engine: engine)
-            var generator = SystemRandomNumberGenerator()
-            var results: [Result] = []
-            for webhook in webhooks {
-                let event = MonitorEvent.test(id: EventID.make(at: now, using: &generator), at: now)
-                let deliveryID = DeliveryIdentity.deliveryID(eventID: event.id, webhookName: webhook.name)
-                let answer = try await sender.send(event, to: webhook, deliveryID: deliveryID, now: now)
-                switch answer.outcome {
-                case .status(let status):
-                    let ok = (200...299).contains(status)
-                    let body =
-                        answer.bodyExcerpt.isEmpty
-                        ? "" : ": \(answer.bodyExcerpt.replacingOccurrences(of: "\n", with: " "))"
-                    results.append(
-                        Result(
-                            webhook: webhook.name, delivered: ok,
-                            line: "\(webhook.name) (\(webhook.format.rawValue)): answered \(status)\(body) "
-                                + "[webhook-id \(deliveryID)]"))
-                case .transportFailure(let text):
-                    results.append(
-                        Result(
-                            webhook: webhook.name, delivered: false,
-                            line: "\(webhook.name) (\(webhook.format.rawValue)): no answer: \(text)"))
-                }
-            }
-            return results
+            await send(to: webhooks, through: engine, now: now)
         }
+    }
+
+    /// Sends a `test` event to each webhook through `transport`. Every failure is a result, never a thrown error:
+    /// a thrown error's text could carry the URL.
+    public static func send(
+        to webhooks: [WebhookConfiguration], through transport: any WebhookTransport, now: Date
+    ) async -> [Result] {
+        let sender = WebhookSender(transport: transport)
+        var generator = SystemRandomNumberGenerator()
+        var results: [Result] = []
+        for webhook in webhooks {
+            let event = MonitorEvent.test(id: EventID.make(at: now, using: &generator), at: now)
+            let deliveryID = DeliveryIdentity.deliveryID(eventID: event.id, webhookName: webhook.name)
+            let prefix = "\(webhook.name) (\(webhook.format.rawValue), \(WebhookURLText.shown(webhook.url)))"
+            let answer: WebhookSender.Answer
+            do {
+                answer = try await sender.send(event, to: webhook, deliveryID: deliveryID, now: now)
+            } catch {
+                results.append(Result(webhook: webhook.name, delivered: false, line: "\(prefix): not sent: \(error)"))
+                continue
+            }
+            switch answer.outcome {
+            case .status(let status):
+                let body =
+                    answer.bodyExcerpt.isEmpty
+                    ? "" : ": \(answer.bodyExcerpt.replacingOccurrences(of: "\n", with: " "))"
+                results.append(
+                    Result(
+                        webhook: webhook.name, delivered: (200...299).contains(status),
+                        line: "\(prefix): answered \(status)\(body) [webhook-id \(deliveryID)]"))
+            case .transportFailure(let text):
+                results.append(Result(webhook: webhook.name, delivered: false, line: "\(prefix): no answer: \(text)"))
+            }
+        }
+        return results
     }
 }

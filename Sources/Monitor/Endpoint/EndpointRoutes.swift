@@ -2,13 +2,47 @@ import Hummingbird
 import Logging
 import NIOCore
 
-/// The endpoint's three routes; Hummingbird's router answers 404 for every other path.
+/// The endpoint's routes: `/metrics`, `/healthz`, `/status`, the status pages `/` and `/domains/NAME` with their
+/// style sheet; Hummingbird's router answers 404 for every other path.
 enum EndpointRoutes {
     /// The content type Prometheus expects for the text exposition format.
     static let metricsContentType = "text/plain; version=0.0.4; charset=utf-8"
+    static let htmlContentType = "text/html; charset=utf-8"
+
+    /// Nothing but this origin's style sheet may load: no script at all, no inline style, no frame, no form.
+    static let contentSecurityPolicy: ContentSecurityPolicy = [
+        .defaultSrc(.none), .styleSrc(.self), .imgSrc(.self), .baseURI(.none), .formAction(.none),
+        .frameAncestors(.none),
+    ]
 
     static func router(sources: EndpointSources, logger: Logger) -> Router<BasicRequestContext> {
         let router = Router()
+        router.add(middleware: ContentSecurityMiddleware(contentSecurityPolicy: contentSecurityPolicy))
+        router.add(middleware: ReferrerPolicyMiddleware())
+        router.add(middleware: BasicAuthMiddleware(users: sources.basicAuth))
+        router.get("/") { _, _ in
+            do {
+                return response(.ok, contentType: htmlContentType, body: try await sources.overview().html())
+            } catch {
+                return failure("status page", error: error, logger: logger)
+            }
+        }
+        router.get("/domains/:name") { _, context in
+            let name = context.parameters.get("name") ?? ""
+            do {
+                guard let page = try await sources.domainPage(name) else {
+                    return response(
+                        .notFound, contentType: "text/plain; charset=utf-8",
+                        body: Array("\(name.prefix(253)) is not a configured domain\n".utf8))
+                }
+                return response(.ok, contentType: htmlContentType, body: page.html())
+            } catch {
+                return failure("domain page", error: error, logger: logger)
+            }
+        }
+        router.get(RouterPath(PageStyle.path)) { _, _ in
+            response(.ok, contentType: "text/css; charset=utf-8", body: PageStyle.css)
+        }
         router.get("/metrics") { _, _ in
             do {
                 let text = try await sources.metrics().prometheusText()
@@ -35,6 +69,13 @@ enum EndpointRoutes {
             }
         }
         return router
+    }
+
+    static func response(_ status: HTTPResponse.Status, contentType: String, body: String) -> Response {
+        Response(
+            status: status,
+            headers: [.contentType: contentType, .cacheControl: "no-store"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
     }
 
     static func response(_ status: HTTPResponse.Status, contentType: String, body: [UInt8]) -> Response {

@@ -1,3 +1,5 @@
+import MonitorCore
+
 /// Where the endpoint gets its answers, injected as closures so the endpoint knows nothing of the store or the
 /// scheduler (and tests can hand it fixed values).
 public struct EndpointSources: Sendable {
@@ -5,17 +7,34 @@ public struct EndpointSources: Sendable {
     public var metrics: @Sendable () async throws -> MetricsSnapshot
     /// Whether the daemon is making progress, asked on every request to `/healthz`.
     public var health: @Sendable () async -> HealthCheck
-    /// The body of `/status`: the JSON document of `status --json` (json-output.md), already encoded.
+    /// The body of `/status`: the JSON document of `status --json` (`StatusSnapshot`), already encoded.
     public var status: @Sendable () async throws -> [UInt8]
+    /// What the page at `/` shows.
+    public var overview: @Sendable () async throws -> StatusPage
+    /// What `/domains/NAME` shows; `nil` for a domain that is not configured (404).
+    public var domainPage: @Sendable (String) async throws -> DomainPage?
+    /// The users of `endpoint.basic_auth_file`, asked on every request; `nil` leaves the routes open.
+    public var basicAuth: @Sendable () async -> BasicAuthUsers?
 
-    /// Creates the sources.
+    /// Creates the sources; without page sources the pages answer 500 (tests of the other routes need none).
     public init(
         metrics: @escaping @Sendable () async throws -> MetricsSnapshot,
         health: @escaping @Sendable () async -> HealthCheck,
-        status: @escaping @Sendable () async throws -> [UInt8]
+        status: @escaping @Sendable () async throws -> [UInt8],
+        overview: @escaping @Sendable () async throws -> StatusPage = { throw PageUnavailable() },
+        domainPage: @escaping @Sendable (String) async throws -> DomainPage? = { _ in throw PageUnavailable() },
+        basicAuth: @escaping @Sendable () async -> BasicAuthUsers? = { nil }
     ) {
         self.metrics = metrics
         self.health = health
         self.status = status
+        self.overview = overview
+        self.domainPage = domainPage
+        self.basicAuth = basicAuth
     }
+}
+
+/// The pages have no source (an endpoint built for metrics and health only).
+public struct PageUnavailable: Error, Sendable {
+    public init() {}
 }

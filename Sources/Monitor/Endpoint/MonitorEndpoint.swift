@@ -4,14 +4,16 @@ import NIOCore
 import ServiceLifecycle
 
 /// The daemon's HTTP endpoint for operators and their tools: `GET /metrics` (Prometheus), `GET /healthz` (for
-/// probes) and `GET /status` (the JSON of `status --json`); every other path is 404.
+/// probes), `GET /status` (the JSON of `status --json`) and the status pages `GET /` and `GET /domains/NAME`;
+/// every other path is 404.
 ///
 /// A `Service`, so the daemon runs it in its `ServiceGroup` beside the scheduler and it stops with the group:
 /// graceful shutdown stops accepting connections and lets requests in flight finish. Tests use
 /// `withMonitorEndpoint`, which starts it on port 0, hands over the bound address and always shuts it down.
 ///
 /// It listens on loopback by default (the configuration's `listen`): the answers name the monitored domains and
-/// their state, which is for operators, not the internet, and the endpoint has no authentication.
+/// their state, which is for operators, not the internet. `endpoint.basic_auth_file` adds HTTP Basic
+/// authentication to every route but `/healthz`; a reverse proxy in front is the usual way to publish it.
 public struct MonitorEndpoint: Service {
     let listen: ListenAddress
     let sources: EndpointSources
@@ -41,7 +43,7 @@ public struct MonitorEndpoint: Service {
     public func run() async throws {
         let listen = listen
         let onListening = onListening
-        if !listen.isLoopback {
+        if !listen.isLoopback, await sources.basicAuth() == nil {
             logger.warning(
                 "the endpoint listens beyond loopback and has no authentication", metadata: ["listen": "\(listen)"])
         }

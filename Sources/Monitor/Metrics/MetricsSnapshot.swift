@@ -7,7 +7,7 @@ import Foundation
 public struct MetricsSnapshot: Sendable, Hashable {
     /// One entry per monitored domain.
     public var domains: [DomainMetrics]
-    /// How many webhook deliveries are in each outbox state (for example `pending`, `delivered`, `failed`).
+    /// How many webhook deliveries wait or were given up on: `pending` (not yet tried), `retrying`, `dead`.
     public var outboxDeliveries: [String: Int]
     /// When the scheduler last finished a unit of work; `nil` before the first.
     public var schedulerLastProgress: Date?

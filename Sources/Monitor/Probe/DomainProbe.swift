@@ -61,9 +61,10 @@ public struct DomainProbe: Sendable {
     /// requests share it; seen with 1000 domains at once) is tried once more on a fresh stream: it says nothing about
     /// the domain, and reporting `cdn.unreachable` for it would blank the domain's verdict for a whole interval.
     public func observeCDN(domain: String) async -> FetchObservation {
-        let request = settings.request(url: settings.cdnURL(for: domain), userAgent: settings.plainUserAgent)
+        let request = settings.request(
+            url: settings.cdnURL(for: domain), userAgent: settings.plainUserAgent, waitsForMultiplexing: true)
         let first = await fetch(request)
-        guard let failure = first.failure, failure.kind == "other" || failure.kind == "connect", !Task.isCancelled
+        guard let failure = first.failure, failure.kind == .other || failure.kind == .connect, !Task.isCancelled
         else { return first }
         return await fetch(request)
     }

@@ -22,12 +22,12 @@ extension FetchObservation {
         )
     }
 
-    /// The observation of a classified network failure; its kind is the engine's identifier (`tls.expired`).
+    /// The observation of a classified network failure.
     init(failure: HTTPFailure, userAgent: String, viaConnectTo: Bool) {
         self.init(
             url: failure.url,
             userAgent: userAgent,
-            outcome: .failure(FetchFailure(kind: failure.identifier, message: failure.curlMessage)),
+            outcome: .failure(FetchFailure(kind: FetchFailure.Kind(failure.kind), message: failure.curlMessage)),
             primaryIP: failure.primaryIP,
             viaConnectTo: viaConnectTo,
             totalSeconds: failure.timings.total.inSeconds,
@@ -46,9 +46,26 @@ extension FetchObservation {
         self.init(
             url: url,
             userAgent: userAgent,
-            outcome: .failure(FetchFailure(kind: HTTPFailure.Kind.other.rawValue, message: message)),
+            outcome: .failure(FetchFailure(kind: .other, message: message)),
             viaConnectTo: viaConnectTo
         )
+    }
+}
+
+extension FetchFailure.Kind {
+    /// The evaluation's kind of an engine failure; a switch, so a new engine kind must be placed here.
+    init(_ kind: HTTPFailure.Kind) {
+        switch kind {
+        case .dns: self = .dns
+        case .connect: self = .connect
+        case .timeout: self = .timeout
+        case .tlsUntrusted: self = .tlsUntrusted
+        case .tlsExpired: self = .tlsExpired
+        case .tlsHostname: self = .tlsHostname
+        case .tlsProtocol: self = .tlsProtocol
+        case .tooLarge: self = .tooLarge
+        case .other: self = .other
+        }
     }
 }
 

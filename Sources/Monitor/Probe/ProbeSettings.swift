@@ -78,7 +78,12 @@ public struct ProbeSettings: Sendable, Hashable {
     }
 
     /// A request for `url` with these settings: no redirects followed, the body cap, strict TLS, no proxy.
-    func request(url: String, userAgent: String, readsCertificateChain: Bool = false) -> HTTPRequest {
+    ///
+    /// Only Apple's CDN waits for a multiplexed connection (`waitsForMultiplexing`): many streams to one host. An
+    /// origin never does, so one stalled origin cannot hold up another request.
+    func request(
+        url: String, userAgent: String, readsCertificateChain: Bool = false, waitsForMultiplexing: Bool = false
+    ) -> HTTPRequest {
         HTTPRequest(
             url: url,
             userAgent: userAgent,
@@ -88,7 +93,8 @@ public struct ProbeSettings: Sendable, Hashable {
             connectTo: connectTo,
             trust: trust,
             readsCertificateChain: readsCertificateChain,
-            describesRejectedCertificate: readsCertificateChain
+            describesRejectedCertificate: readsCertificateChain,
+            waitsForMultiplexing: waitsForMultiplexing
         )
     }
 }

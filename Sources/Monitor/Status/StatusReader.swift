@@ -22,8 +22,8 @@ public struct StatusReader: Sendable {
         return StatusSnapshot(
             daemon: daemonStatus(try await store.heartbeat(), now: now),
             domains: states.map { domainStatus($0, alerts: alerts[$0.domain] ?? []) },
-            outbox: OutboxStatus(counts: try await store.outboxCounts(), nextAttempt: try await store.nextAttemptTime())
-        )
+            outbox: OutboxStatus(counts: try await store.outboxCounts(), nextAttempt: try await store.nextAttemptTime()),
+            monitor: (alerts[""] ?? []).map(alertStatus))
     }
 
     /// The newest `limit` timeline events of `domain`, oldest first.
@@ -58,12 +58,14 @@ public struct StatusReader: Sendable {
                 lastPropagationDelay: state.lastPropagationDelay,
                 propagationPendingSince: state.pendingPropagation?.changedAt),
             certificate: CertificateStatus(notAfter: state.certificateNotAfter),
-            alerts: alerts.map { alert in
-                let summary = AlertStateSummary.decode(alert.stateJSON)
-                return AlertStatus(
-                    code: alert.identity.code, source: alert.identity.source, subject: alert.identity.subject,
-                    state: summary.state, since: summary.since)
-            })
+            alerts: alerts.map(alertStatus))
+    }
+
+    func alertStatus(_ alert: StoredAlertState) -> AlertStatus {
+        let summary = AlertStateSummary.decode(alert.stateJSON)
+        return AlertStatus(
+            code: alert.identity.code, source: alert.identity.source, subject: alert.identity.subject,
+            state: summary.state, since: summary.since)
     }
 }
 

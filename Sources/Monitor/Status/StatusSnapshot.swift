@@ -1,11 +1,14 @@
 import Foundation
 import MonitorCore
 
-/// What `status --json` prints (json-output.md): whether the daemon is alive, each domain's state, the outbox.
+/// What `status --json` prints: whether the daemon is alive, each domain's state, the outbox. Its keys are public
+/// interface (`snake_case`, absent values as `null`), so scripts can rely on them.
 public struct StatusSnapshot: Sendable, Hashable, Encodable {
     public var daemon: DaemonStatus
     public var domains: [DomainStatus]
     public var outbox: OutboxStatus
+    /// The monitor's own conditions (`monitor.cdn_unreachable`, `monitor.network`) while they last.
+    public var monitor: [AlertStatus] = []
 }
 
 /// The daemon's liveness from its heartbeat.

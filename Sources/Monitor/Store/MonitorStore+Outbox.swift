@@ -18,11 +18,32 @@ extension MonitorStore {
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT * FROM outbox WHERE state = 'pending' AND next_attempt_at <= ?
+                    SELECT * FROM outbox WHERE state = ? AND next_attempt_at <= ?
                     ORDER BY next_attempt_at, id LIMIT ?
                     """,
-                arguments: [now, limit]
+                arguments: [OutboxState.pending, now, limit]
             ).map(Self.delivery)
+        }
+    }
+
+    /// Every delivery in the outbox, oldest first: for tests and diagnostics.
+    public func allDeliveries() async throws -> [OutboxDelivery] {
+        try await writer.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM outbox ORDER BY id").map(Self.delivery)
+        }
+    }
+
+    /// Makes every pending delivery to `webhook` due at `time`: its receiver just took a delivery, so the others
+    /// need not wait out a backoff that was sized for a receiver that was down. Returns how many were woken.
+    @discardableResult
+    public func wakeDeliveries(webhook: String, at time: Date) async throws -> Int {
+        try await writer.write { db in
+            try db.execute(
+                sql: """
+                    UPDATE outbox SET next_attempt_at = ? WHERE state = ? AND webhook = ? AND next_attempt_at > ?
+                    """,
+                arguments: [time, OutboxState.pending, webhook, time])
+            return db.changesCount
         }
     }
 
@@ -33,44 +54,69 @@ extension MonitorStore {
 
     /// The receiver accepted the delivery.
     public func markDelivered(id: Int64, at time: Date, status: Int) async throws {
-        try await finishAttempt(
-            id: id, at: time, status: status, error: nil,
-            set: "state = 'delivered', delivered_at = :at, finished_at = :at", next: nil)
+        try await finishAttempt(id: id, at: time, status: status, error: nil, ending: .delivered)
     }
 
     /// The attempt failed; try again at `nextAttemptAt`.
     public func markRetry(id: Int64, at time: Date, nextAttemptAt: Date, status: Int?, error: String?) async throws {
-        try await finishAttempt(
-            id: id, at: time, status: status, error: error, set: "next_attempt_at = :next", next: nextAttemptAt)
+        try await finishAttempt(id: id, at: time, status: status, error: error, ending: .retry(at: nextAttemptAt))
     }
 
     /// The attempt failed and no more will be made.
     public func markDead(id: Int64, at time: Date, status: Int?, error: String?) async throws {
-        try await finishAttempt(
-            id: id, at: time, status: status, error: error, set: "state = 'dead', finished_at = :at", next: nil)
+        try await finishAttempt(id: id, at: time, status: status, error: error, ending: .dead)
     }
 
     /// Outbox rows by delivery state.
     public func outboxCounts() async throws -> OutboxCounts { try await reader.outboxCounts() }
 
-    /// Counts one attempt on a pending row and applies `set` (fixed SQL from this file, never outside input).
+    /// How an attempt ended: the row's next state, and when it is tried again.
+    private enum AttemptEnding {
+        case delivered
+        case retry(at: Date)
+        case dead
+
+        var state: OutboxState {
+            switch self {
+            case .delivered: .delivered
+            case .retry: .pending
+            case .dead: .dead
+            }
+        }
+
+        var nextAttempt: Date? {
+            if case .retry(let date) = self { return date }
+            return nil
+        }
+    }
+
+    /// Counts one attempt on a pending row and moves it to the state `ending` names, with one fixed statement:
+    /// `next_attempt_at` changes only on a retry, `delivered_at` only on delivery, `finished_at` on either final state.
     private func finishAttempt(
-        id: Int64, at time: Date, status: Int?, error: String?, set: String, next: Date?
+        id: Int64, at time: Date, status: Int?, error: String?, ending: AttemptEnding
     ) async throws {
+        let finished = ending.state == .pending ? nil : time
+        let delivered = ending.state == .delivered ? time : nil
         try await writer.write { db in
             try db.execute(
                 sql: """
                     UPDATE outbox SET attempts = attempts + 1, first_attempt_at = coalesce(first_attempt_at, :at),
-                      last_status = :status, last_error = :error, \(set)
-                    WHERE id = :id AND state = 'pending'
+                      last_status = :status, last_error = :error, state = :state,
+                      next_attempt_at = coalesce(:next, next_attempt_at), delivered_at = :delivered,
+                      finished_at = :finished
+                    WHERE id = :id AND state = :pending
                     """,
-                arguments: ["at": time, "status": status, "error": error, "next": next, "id": id])
+                arguments: [
+                    "at": time, "status": status, "error": error, "state": ending.state, "next": ending.nextAttempt,
+                    "delivered": delivered, "finished": finished, "id": id, "pending": OutboxState.pending,
+                ])
         }
     }
 
     private static func delivery(_ row: Row) -> OutboxDelivery {
         OutboxDelivery(
-            id: row["id"], deliveryID: row["delivery_id"], eventID: row["event_id"], webhook: row["webhook"],
+            id: row["id"], state: OutboxState(rawValue: row["state"]) ?? .pending, deliveryID: row["delivery_id"],
+            eventID: row["event_id"], webhook: row["webhook"],
             eventJSON: row["event_json"], attempts: row["attempts"], firstAttemptAt: row["first_attempt_at"],
             nextAttemptAt: row["next_attempt_at"], lastStatus: row["last_status"], lastError: row["last_error"],
             createdAt: row["created_at"])

@@ -121,10 +121,11 @@ extension MonitorStore {
                 sql: """
                     INSERT OR IGNORE INTO outbox (delivery_id, event_id, webhook, event_json, state, attempts,
                       next_attempt_at, created_at)
-                    VALUES (?, ?, ?, ?, 'pending', 0, ?, ?)
+                    VALUES (?, ?, ?, ?, ?, 0, ?, ?)
                     """,
                 arguments: [
-                    insert.deliveryID, insert.eventID, insert.webhook, insert.eventJSON, insert.nextAttemptAt,
+                    insert.deliveryID, insert.eventID, insert.webhook, insert.eventJSON, OutboxState.pending,
+                    insert.nextAttemptAt,
                     insert.createdAt,
                 ])
             inserted += db.changesCount

@@ -126,8 +126,8 @@ public final class MonitorStore: Sendable {
                 arguments: [cutoff])
             let documents = db.changesCount
             try db.execute(
-                sql: "DELETE FROM outbox WHERE state IN ('delivered', 'dead') AND finished_at < ?",
-                arguments: [cutoff])
+                sql: "DELETE FROM outbox WHERE state IN (?, ?) AND finished_at < ?",
+                arguments: [OutboxState.delivered, OutboxState.dead, cutoff])
             return PruneResult(
                 runs: runs, timelineEvents: timelineEvents, documents: documents, deliveries: db.changesCount)
         }

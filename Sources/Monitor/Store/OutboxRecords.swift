@@ -26,9 +26,10 @@ public struct OutboxInsert: Sendable, Hashable {
     }
 }
 
-/// A delivery that is due, as `MonitorStore.dueDeliveries` returns it.
+/// A row of the outbox, as `MonitorStore.dueDeliveries` and `allDeliveries` return it.
 public struct OutboxDelivery: Sendable, Hashable {
     public var id: Int64
+    public var state: OutboxState
     public var deliveryID: String
     public var eventID: String
     public var webhook: String

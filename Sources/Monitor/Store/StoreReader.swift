@@ -38,11 +38,13 @@ public final class StoreReader: Sendable {
     /// The current state of every domain (or of the named ones), sorted by domain.
     public func domainStates(domains: [String]? = nil) async throws -> [DomainState] {
         let path = path
+        // A set, so that filtering by the configured domains stays linear (an array made `status` quadratic).
+        let wanted = domains.map(Set.init)
         return try await database.read { db in
             let rows = try Row.fetchAll(db, sql: "SELECT domain, state_json FROM domain_state ORDER BY domain")
             return try rows.compactMap { row -> DomainState? in
                 let domain: String = row["domain"]
-                if let domains, !domains.contains(domain) { return nil }
+                if let wanted, !wanted.contains(domain) { return nil }
                 return try Self.decode(DomainState.self, row["state_json"], what: "state of \(domain)", path: path)
             }
         }
@@ -127,7 +129,8 @@ public final class StoreReader: Sendable {
     /// When the next waiting delivery is due, or `nil` when none waits.
     public func nextAttemptTime() async throws -> Date? {
         try await database.read { db in
-            try Date.fetchOne(db, sql: "SELECT min(next_attempt_at) FROM outbox WHERE state = 'pending'")
+            try Date.fetchOne(
+                db, sql: "SELECT min(next_attempt_at) FROM outbox WHERE state = ?", arguments: [OutboxState.pending])
         }
     }
 
@@ -137,11 +140,12 @@ public final class StoreReader: Sendable {
                 db,
                 sql: """
                     SELECT
-                      COUNT(*) FILTER (WHERE state = 'pending' AND attempts = 0) AS pending,
-                      COUNT(*) FILTER (WHERE state = 'pending' AND attempts > 0) AS retrying,
-                      COUNT(*) FILTER (WHERE state = 'dead') AS dead
+                      COUNT(*) FILTER (WHERE state = :pending AND attempts = 0) AS pending,
+                      COUNT(*) FILTER (WHERE state = :pending AND attempts > 0) AS retrying,
+                      COUNT(*) FILTER (WHERE state = :dead) AS dead
                     FROM outbox
-                    """)
+                    """,
+                arguments: ["pending": OutboxState.pending, "dead": OutboxState.dead])
             return OutboxCounts(pending: row?["pending"] ?? 0, retrying: row?["retrying"] ?? 0, dead: row?["dead"] ?? 0)
         }
     }

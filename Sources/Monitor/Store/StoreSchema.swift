@@ -150,8 +150,8 @@ enum StoreSchema {
             table.column("event_id", .text).notNull()
             table.column("webhook", .text).notNull()
             table.column("event_json", .blob).notNull()
-            table.column("state", .text).notNull().defaults(to: "pending")
-                .check { ["pending", "delivered", "dead"].contains($0) }
+            table.column("state", .text).notNull().defaults(to: OutboxState.pending.rawValue)
+                .check { [OutboxState.pending, .delivered, .dead].map(\.rawValue).contains($0) }
             table.column("attempts", .integer).notNull().defaults(to: 0)
             table.column("first_attempt_at", .datetime)
             table.column("next_attempt_at", .datetime).notNull()

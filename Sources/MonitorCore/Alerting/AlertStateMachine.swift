@@ -26,7 +26,7 @@ public struct AlertCheck: Sendable, Hashable {
         if report.origin.root != nil { sources.insert(.root) }
         // An unreachable CDN (network, TLS, 5xx) says nothing about Apple's copy: its alerts neither advance nor
         // resolve, except `cdn.unreachable` itself, which is failing.
-        if report.cdn != nil, !report.findings.contains(where: { $0.code == "cdn.unreachable" }) {
+        if report.cdn != nil, !report.findings.contains(where: { $0.has(.cdnUnreachable) }) {
             sources.insert(.cdn)
         }
         self.init(
@@ -52,9 +52,9 @@ public struct AlertCheck: Sendable, Hashable {
         return documentSources.contains(identity.source)
     }
 
+    /// Whether `code` is a problem of a file's content (`FindingCode.concernsContent`); unknown codes are not.
     static func isContentCode(_ code: String) -> Bool {
-        code.hasPrefix("aasa.") || code.hasPrefix("expect.") || code == "origin.bom" || code == "origin.content_type"
-            || code == "origin.signed"
+        FindingCode(id: code)?.concernsContent ?? false
     }
 }
 

@@ -6,12 +6,17 @@ import Foundation
 /// Written to the outbox in the same transaction as the state change that caused it, then rendered per webhook
 /// (`WebhookPayload`). `id` is stable: every delivery and retry of this event carries it.
 public struct MonitorEvent: Sendable, Hashable, Codable {
-    /// The event kinds; raw values are the `type` field of every webhook format (json-output.md).
+    /// The event kinds; raw values are the `type` field of every webhook format, never renamed.
     public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
         case alertFiring = "alert.firing"
         case alertResolved = "alert.resolved"
         case originChanged = "origin.changed"
         case cdnPropagated = "cdn.propagated"
+        /// One message for people about a domain's check (chat formats only): see `IncidentDigest`.
+        case incident
+        /// A condition of the monitor itself started or ended (`MonitorConditions`); `domain` is empty.
+        case monitorFiring = "monitor.firing"
+        case monitorResolved = "monitor.resolved"
         case test
     }
 
@@ -37,6 +42,14 @@ public struct MonitorEvent: Sendable, Hashable, Codable {
     public var reminder: Bool
     /// `true` when the alert fires often enough to be held firing (see `AlertPolicy`).
     public var flapping: Bool
+    /// The domain's incident this event belongs to: receivers group alerts by it.
+    public var incident: String?
+    /// The finding this alert's finding follows from; `nil` for a root cause (caused findings do not alert).
+    public var causedBy: FindingCause?
+    /// The findings this alert causes in the same check, `code on source: message`.
+    public var consequences: [String] = []
+    /// The digest of an `incident` event.
+    public var digest: IncidentDigest?
 
     public init(
         id: String, type: Kind, occurredAt: Date, domain: String, code: String, severity: ReportFinding.Severity,
@@ -63,6 +76,31 @@ public struct MonitorEvent: Sendable, Hashable, Codable {
         case id, type
         case occurredAt = "occurred_at"
         case domain, code, severity, source, subject, message, detail, verdict, diff, reminder, flapping
+        case incident, consequences, digest
+        case causedBy = "caused_by"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(String.self, forKey: .id)
+        type = try container.decode(Kind.self, forKey: .type)
+        occurredAt = try container.decode(Date.self, forKey: .occurredAt)
+        domain = try container.decode(String.self, forKey: .domain)
+        code = try container.decode(String.self, forKey: .code)
+        severity = try container.decode(ReportFinding.Severity.self, forKey: .severity)
+        source = try container.decodeIfPresent(FindingSource.self, forKey: .source)
+        subject = try container.decode(String.self, forKey: .subject)
+        message = try container.decode(String.self, forKey: .message)
+        detail = try container.decode(FindingDetail.self, forKey: .detail)
+        verdict = try container.decodeIfPresent(Verdict.self, forKey: .verdict)
+        diff = try container.decodeIfPresent(DocumentDiff.self, forKey: .diff)
+        reminder = try container.decode(Bool.self, forKey: .reminder)
+        flapping = try container.decode(Bool.self, forKey: .flapping)
+        // Events written by an earlier version (still in the outbox) have none of these.
+        incident = try container.decodeIfPresent(String.self, forKey: .incident)
+        causedBy = try container.decodeIfPresent(FindingCause.self, forKey: .causedBy)
+        consequences = try container.decodeIfPresent([String].self, forKey: .consequences) ?? []
+        digest = try container.decodeIfPresent(IncidentDigest.self, forKey: .digest)
     }
 
     /// The alert identity this event is about (informational events use their type as the code).

@@ -21,9 +21,7 @@ extension ConfigurationBuilder {
         if let value = fields["timeout"] {
             settings.timeout = reader.duration(value, path: path.key("timeout")) ?? settings.timeout
         }
-        if let value = fields["ca_file"], let file = reader.string(value, path: path.key("ca_file")) {
-            settings.caFile = resolvedPath(file)
-        }
+        if let value = fields["ca_file"] { settings.caFile = caFile(value, path: path.key("ca_file")) }
         if let value = fields["concurrency"] {
             settings.concurrency =
                 reader.integer(value, path: path.key("concurrency"), range: 1...1024) ?? settings.concurrency
@@ -42,6 +40,17 @@ extension ConfigurationBuilder {
         return settings
     }
 
+    /// A CA file's resolved path, once `ConfigurationSurroundings.caFileProblem` accepts it.
+    mutating func caFile(_ node: Node, path: ConfigurationPath) -> String? {
+        guard let written = reader.string(node, path: path) else { return nil }
+        let file = resolvedPath(written)
+        if let problem = surroundings.caFileProblem(file) {
+            reader.report(problem, at: node, path: path)
+            return nil
+        }
+        return file
+    }
+
     mutating func tls(_ node: Node, path: ConfigurationPath) -> TLSSettings {
         var settings = TLSSettings()
         guard let fields = reader.fields(of: node, path: path, allowed: ["expiry_warning"]) else { return settings }
@@ -58,14 +67,13 @@ extension ConfigurationBuilder {
             return settings
         }
         if let value = fields["base_url"], let text = reader.string(value, path: path.key("base_url")) {
-            if let components = URLComponents(string: text), components.scheme?.lowercased() == "https",
-                let host = components.host, !host.isEmpty, components.query == nil, components.fragment == nil
-            {
-                settings.baseURL = text.hasSuffix("/") ? text : text + "/"
-            } else {
+            switch SettingValue.cdnBaseURL(text) {
+            case .success(let url):
+                settings.baseURL = url
+            case .failure(let error):
                 reader.report(
-                    "expected an https URL without query or fragment, like \(CDNSettings.defaultBaseURL), found "
-                        + ConfigurationReader.describe(value), at: value, path: path.key("base_url"))
+                    "\(error.reason), found \(ConfigurationReader.describe(value))", at: value,
+                    path: path.key("base_url"))
             }
         }
         if let value = fields["stale_after"] {

@@ -5,7 +5,7 @@ import Yams
 extension ConfigurationBuilder {
     static let webhookKeys = [
         "name", "url", "url_file", "url_env", "format", "secret", "secret_file", "secret_env", "events", "domains",
-        "timeout", "ca_file",
+        "timeout", "ca_file", "allow_private", "min_severity",
     ]
 
     mutating func webhooks(_ node: Node, path: ConfigurationPath, knownDomains: Set<String>) -> [WebhookConfiguration] {
@@ -29,13 +29,18 @@ extension ConfigurationBuilder {
             } else {
                 reader.report("missing 'name', which logs and `webhook test` use", at: item, path: itemPath)
             }
-            let url = webhookURL(fields, node: item, path: itemPath)
+            var allowPrivate = false
+            if let value = fields["allow_private"] {
+                allowPrivate = reader.boolean(value, path: itemPath.key("allow_private")) ?? false
+            }
+            let url = webhookURL(fields, node: item, path: itemPath, allowPrivate: allowPrivate)
             var format = WebhookFormat.standard
             if let value = fields["format"] {
                 format = reader.choice(value, path: itemPath.key("format"), as: WebhookFormat.self) ?? format
             }
             let secret = webhookSecret(fields, node: item, path: itemPath, format: format)
             var webhook = WebhookConfiguration(name: name ?? "", url: url ?? "", format: format, secret: secret)
+            webhook.allowPrivate = allowPrivate
             if let value = fields["events"] { webhook.events = events(value, path: itemPath.key("events")) }
             if let value = fields["domains"] {
                 webhook.domains = domainFilter(value, path: itemPath.key("domains"), knownDomains: knownDomains)
@@ -43,24 +48,31 @@ extension ConfigurationBuilder {
             if let value = fields["timeout"] {
                 webhook.timeout = reader.duration(value, path: itemPath.key("timeout")) ?? webhook.timeout
             }
-            if let value = fields["ca_file"], let file = reader.string(value, path: itemPath.key("ca_file")) {
-                webhook.caFile = resolvedPath(file)
+            if let value = fields["ca_file"] { webhook.caFile = caFile(value, path: itemPath.key("ca_file")) }
+            if let value = fields["min_severity"],
+                let severity = reader.choice(
+                    value, path: itemPath.key("min_severity"), as: ReportFinding.Severity.self)
+            {
+                webhook.minSeverity = severity
             }
             if name != nil, url != nil { webhooks.append(webhook) }
         }
         return webhooks
     }
 
-    private mutating func webhookURL(_ fields: [String: Node], node: Node, path: ConfigurationPath) -> String? {
+    private mutating func webhookURL(
+        _ fields: [String: Node], node: Node, path: ConfigurationPath, allowPrivate: Bool
+    ) -> String? {
         guard let (text, key, valueNode) = secretValue(fields, base: "url", node: node, path: path, required: true)
         else { return nil }
-        guard URLShape.isAbsoluteHTTP(text) else {
-            // The URL is a credential for chat webhooks: say what is wrong without showing it.
-            reader.report(
-                "expected an absolute http or https URL (value not shown)", at: valueNode, path: path.key(key))
+        // The URL is a credential for chat webhooks: every message says what is wrong without showing it.
+        switch WebhookURLRule.problem(in: text, allowPrivate: allowPrivate) {
+        case .some(let problem):
+            reader.report("\(problem) (value not shown)", at: valueNode, path: path.key(key))
             return nil
+        case .none:
+            return text
         }
-        return text
     }
 
     private mutating func webhookSecret(
@@ -108,7 +120,7 @@ extension ConfigurationBuilder {
         case "\(base)_file":
             let file = resolvedPath(written)
             do {
-                let contents = try readFile(file)
+                let contents = try surroundings.readFile(file)
                 // One trailing line break, as `echo` and editors leave it; "\r\n" is a single Character.
                 let endsWithLineBreak = contents.last == "\n" || contents.last == "\r\n"
                 let trimmed = endsWithLineBreak ? String(contents.dropLast()) : contents
@@ -122,8 +134,14 @@ extension ConfigurationBuilder {
                 return nil
             }
         default:
-            guard let value = environment[written] else {
-                reader.report("the environment variable \(written) is not set", at: valueNode, path: keyPath)
+            guard let value = surroundings.environment[written] else {
+                if surroundings.unsetVariables == .warning {
+                    reader.warn(
+                        "the environment variable \(written) is not set here; `run` refuses to start without it",
+                        at: valueNode, path: keyPath)
+                } else {
+                    reader.report("the environment variable \(written) is not set", at: valueNode, path: keyPath)
+                }
                 return nil
             }
             guard !value.isEmpty else {

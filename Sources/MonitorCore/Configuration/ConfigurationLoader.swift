@@ -4,8 +4,8 @@ import Yams
 ///
 /// Decodes through Yams' `Node` tree rather than `Codable`, because nodes carry their line: an operator must be
 /// told `config.yml:12: domains[1].expect.urls[0].decision: …`, not "the data couldn't be read". The loader is
-/// pure: files (`url_file`, `secret_file`) are read through `readFile` and variables (`url_env`, `secret_env`)
-/// come from `environment`, so tests pass both in.
+/// pure: files (`url_file`, `secret_file`, CA files) and variables (`url_env`, `secret_env`) come through
+/// `ConfigurationSurroundings`, so a problem with any of them is reported at the key that names it.
 ///
 /// - An empty file, or one without `domains`, is valid: it watches nothing (`config check` says "0 domains").
 /// - Relative paths (`state_dir`, `http.ca_file`, `*_file`) are relative to the configuration file's directory.
@@ -18,22 +18,37 @@ import Yams
 public enum ConfigurationLoader {
     /// The top-level keys, in the order the documented example explains them.
     static let topLevelKeys = [
-        "state_dir", "interval", "listen", "http", "tls", "cdn", "retention", "alerts", "webhooks", "domains",
+        "state_dir", "interval", "listen", "endpoint", "http", "tls", "cdn", "retention", "alerts", "webhooks",
+        "domains",
     ]
 
-    /// The configuration `text` describes, or every problem in it.
+    /// The configuration `text` describes with its warnings, or every problem in it.
     ///
     /// - Parameters:
     ///   - text: The YAML document.
     ///   - fileName: How errors name the file (and the base of relative paths).
-    ///   - environment: Variables for `url_env` and `secret_env`.
-    ///   - readFile: Reads `url_file` and `secret_file`; its error's description is shown, so it should name the
-    ///     reason (not the contents).
+    ///   - surroundings: The files and variables the configuration refers to.
+    public static func load(
+        text: String, fileName: String, surroundings: ConfigurationSurroundings
+    ) throws(ConfigurationErrors) -> LoadedConfiguration {
+        var builder = ConfigurationBuilder(fileName: fileName, surroundings: surroundings)
+        let configuration = builder.build(text: text)
+        guard builder.reader.problems.isEmpty, let configuration else {
+            throw ConfigurationErrors(problems: builder.reader.problems)
+        }
+        return LoadedConfiguration(configuration: configuration, warnings: builder.reader.warnings)
+    }
+
+    /// The configuration `text` describes, or every problem in it; CA files are not looked at (for tests of the
+    /// text alone; the daemon and commands go through `ConfigurationFile`, which checks them).
     public static func load(
         text: String, fileName: String, environment: [String: String], readFile: (String) throws -> String
     ) throws(ConfigurationErrors) -> MonitorConfiguration {
         let outcome = withoutActuallyEscaping(readFile) { readFile in
-            var builder = ConfigurationBuilder(fileName: fileName, environment: environment, readFile: readFile)
+            var builder = ConfigurationBuilder(
+                fileName: fileName,
+                surroundings: ConfigurationSurroundings(
+                    environment: environment, readFile: readFile, caFileProblem: { _ in nil }))
             let configuration = builder.build(text: text)
             return (configuration, builder.reader.problems)
         }
@@ -48,14 +63,12 @@ public enum ConfigurationLoader {
 struct ConfigurationBuilder {
     var reader: ConfigurationReader
     let fileName: String
-    let environment: [String: String]
-    let readFile: (String) throws -> String
+    let surroundings: ConfigurationSurroundings
 
-    init(fileName: String, environment: [String: String], readFile: @escaping (String) throws -> String) {
+    init(fileName: String, surroundings: ConfigurationSurroundings) {
         self.reader = ConfigurationReader(fileName: fileName)
         self.fileName = fileName
-        self.environment = environment
-        self.readFile = readFile
+        self.surroundings = surroundings
     }
 
     /// The configuration, or `nil` when the text is not YAML or its top level is not a mapping.
@@ -83,6 +96,7 @@ struct ConfigurationBuilder {
                 ?? configuration.interval
         }
         if let node = fields["listen"] { configuration.listen = listenAddress(node, path: path.key("listen")) }
+        if let node = fields["endpoint"] { configuration.endpoint = endpoint(node, path: path.key("endpoint")) }
         if let node = fields["http"] { configuration.http = http(node, path: path.key("http")) }
         if let node = fields["tls"] { configuration.tls = tls(node, path: path.key("tls")) }
         if let node = fields["cdn"] { configuration.cdn = cdn(node, path: path.key("cdn")) }

@@ -7,6 +7,8 @@ import Yams
 struct ConfigurationReader {
     let fileName: String
     private(set) var problems: [ConfigurationProblem] = []
+    /// Problems that do not make the file invalid here (see `ConfigurationSurroundings.UnsetVariables`).
+    private(set) var warnings: [ConfigurationProblem] = []
 
     /// More problems than this are summarized: a file that is wrong everywhere needs one fix, not a flood.
     static let problemLimit = 200
@@ -32,6 +34,11 @@ struct ConfigurationReader {
             return
         }
         problems.append(ConfigurationProblem(file: fileName, line: line, keyPath: path.description, message: message))
+    }
+
+    mutating func warn(_ message: String, at node: Node?, path: ConfigurationPath) {
+        warnings.append(
+            ConfigurationProblem(file: fileName, line: node?.mark?.line, keyPath: path.description, message: message))
     }
 
     /// The fields of a mapping by key; unknown keys and keys that are not strings are reported.
@@ -119,20 +126,15 @@ struct ConfigurationReader {
         return value
     }
 
-    /// A duration of at least `minimum` (see `ConfigurationDuration`).
+    /// A duration of at least `minimum`, read by `SettingValue.duration` as the flags are.
     mutating func duration(_ node: Node, path: ConfigurationPath, minimum: Duration = .seconds(1)) -> Duration? {
         guard case .scalar(let scalar) = node, Self.tagName(node) == .str || Self.tagName(node) == .int else {
             report("expected a duration like 30s, 15m, 24h or 14d, found \(Self.describe(node))", at: node, path: path)
             return nil
         }
-        switch ConfigurationDuration.parse(scalar.string) {
+        switch SettingValue.duration(scalar.string, minimum: minimum) {
         case .failure(let error):
             report("\(error.reason), found \(Self.describe(node))", at: node, path: path)
-            return nil
-        case .success(let duration) where duration < minimum:
-            report(
-                "must be at least \(ConfigurationDuration.text(minimum)), found \(Self.describe(node))", at: node,
-                path: path)
             return nil
         case .success(let duration):
             return duration

@@ -16,7 +16,7 @@ enum KeySuggestion {
     }
 
     /// Levenshtein distance with transpositions counted as one edit (`inetrval` → `interval`).
-    private static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         var previousPrevious = [Int](repeating: 0, count: b.count + 1)

@@ -10,6 +10,8 @@ public struct MonitorConfiguration: Sendable, Hashable {
     public var interval: Duration
     /// Where the metrics and health endpoint listens (`listen`); `nil` turns the endpoint off.
     public var listen: ListenAddress?
+    /// Access control of that endpoint (`endpoint`); open by default.
+    public var endpoint = EndpointSettings()
     /// How origin and CDN requests are made (`http`).
     public var http: HTTPSettings
     /// Certificate checks (`tls`).

@@ -1,3 +1,5 @@
+import AASA
+
 /// One webhook receiver (`webhooks[]`).
 ///
 /// The URL of a chat webhook is its credential, so `description` never shows it, and neither do loader errors.
@@ -19,6 +21,13 @@ public struct WebhookConfiguration: Sendable, Hashable, CustomStringConvertible 
     /// An extra trust anchor for this receiver only (an internal CA); the probe's `http.ca_file` never applies to
     /// webhooks.
     public var caFile: String?
+    /// Whether the URL may name a link-local or private address such as a cloud metadata service
+    /// (`allow_private`, default false): a webhook there would post alerts to, or probe, the machine's own network.
+    public var allowPrivate: Bool = false
+    /// The least severe alert this receiver hears of (`min_severity`, default `error`): warnings such as a CDN copy a
+    /// few minutes behind, or a certificate expiring in two weeks, reach only the webhooks that ask for them.
+    /// Informational events (`origin.changed`, `cdn.propagated`) are chosen with `events`, not by severity.
+    public var minSeverity: ReportFinding.Severity = .error
 
     public init(
         name: String, url: String, format: WebhookFormat = .standard, secret: WebhookSecret? = nil,
@@ -49,6 +58,9 @@ public enum WebhookEvent: String, Sendable, Hashable, CaseIterable, Comparable {
     case alertResolved = "alert.resolved"
     case originChanged = "origin.changed"
     case cdnPropagated = "cdn.propagated"
+    /// The monitor's own conditions (`monitor.cdn_unreachable`, `monitor.network`), starting and ending.
+    case monitorFiring = "monitor.firing"
+    case monitorResolved = "monitor.resolved"
 
     public static func < (lhs: WebhookEvent, rhs: WebhookEvent) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!

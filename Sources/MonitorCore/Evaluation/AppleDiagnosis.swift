@@ -33,7 +33,7 @@ enum AppleDiagnosis {
                 + "what Apple's network and user agent are served"
         }
         return ReportFinding(
-            code: "origin.apple_failure", severity: .error, source: .wellKnown, message: message,
+            code: .originAppleFailure, severity: .error, source: .wellKnown, message: message,
             detail: [
                 "apple_failure_reason": .object([
                     "code": .optional(reason.code), "text": .string(reason.text), "raw": .string(reason.raw),

@@ -1,7 +1,8 @@
 import AASA
 import Foundation
 
-/// What Apple's CDN answered, judged against the origin (check-codes.md, "Apple CDN").
+/// What Apple's CDN answered, judged against the origin (the `cdn.*` codes). Copies are compared by meaning, never
+/// by bytes: the CDN re-serializes every file it serves.
 struct CDNEvaluation: Sendable {
     var findings: [ReportFinding] = []
     var facts: CDNFacts
@@ -23,15 +24,15 @@ struct CDNEvaluation: Sendable {
     ) -> CDNEvaluation {
         var result = CDNEvaluation(facts: CDNFacts(url: fetch.url, totalSeconds: fetch.totalSeconds))
         guard let response = fetch.response else {
-            let failure = fetch.failure ?? FetchFailure(kind: "other", message: "no answer")
-            result.facts.error = failure.kind
+            let failure = fetch.failure ?? FetchFailure(kind: .other, message: "no answer")
+            result.facts.error = failure.kind.rawValue
             result.facts.errorMessage = failure.message
             result.findings.append(
                 ReportFinding(
-                    code: "cdn.unreachable", severity: .warning, source: .cdn,
-                    message: "Apple's CDN could not be asked (\(failure.kind): \(failure.message)); this says "
+                    code: .cdnUnreachable, severity: .warning, source: .cdn,
+                    message: "Apple's CDN could not be asked (\(failure.kind.rawValue): \(failure.message)); this says "
                         + "nothing about the domain — the next check asks again",
-                    detail: ["error": .string(failure.kind), "error_message": .string(failure.message)]))
+                    detail: ["error": .string(failure.kind.rawValue), "error_message": .string(failure.message)]))
             return result
         }
         let headers = CDNHeaders(response)
@@ -44,7 +45,7 @@ struct CDNEvaluation: Sendable {
         default:
             result.findings.append(
                 ReportFinding(
-                    code: "cdn.unreachable", severity: .warning, source: .cdn,
+                    code: .cdnUnreachable, severity: .warning, source: .cdn,
                     message: "Apple's CDN answered \(response.status); this says nothing about the domain — the "
                         + "next check asks again",
                     detail: ["status": .int(response.status)]))
@@ -65,7 +66,7 @@ struct CDNEvaluation: Sendable {
             let reason = parsed.findings.first(where: { $0.severity == .error })?.message ?? "it does not parse"
             findings.append(
                 ReportFinding(
-                    code: "cdn.invalid", severity: .error, source: .cdn,
+                    code: .cdnInvalid, severity: .error, source: .cdn,
                     message: "Apple's CDN answered 200 with a body that is not a valid document (\(reason))",
                     detail: ["body_bytes": .int(body.count)]))
             return
@@ -75,7 +76,7 @@ struct CDNEvaluation: Sendable {
         let hash = CanonicalJSON.hash(of: copy.json)
         facts.canonicalHash = hash
         // Lint findings of Apple's copy are reported but never decide the verdict: the origin is what can be fixed.
-        findings += parsed.findings.filter { $0.code.hasPrefix("aasa.") }.map {
+        findings += parsed.findings.filter { $0.findingCode.family == .document }.map {
             ReportFinding(linted: $0, source: .cdn)
         }
         if originBroken {

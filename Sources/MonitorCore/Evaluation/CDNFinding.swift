@@ -16,7 +16,7 @@ enum CDNFinding {
         if let maxAge = headers.maxAge { detail["max_age"] = .int(maxAge) }
         let reason = headers.failureReason.map { ": Apple says \($0.raw)" } ?? " (Apple gave no reason)"
         return ReportFinding(
-            code: "cdn.missing", severity: .error, source: .cdn,
+            code: .cdnMissing, severity: .error, source: .cdn,
             message: "Apple's CDN has no copy of the file\(reason); devices cannot open universal links for this "
                 + "domain until Apple fetches it again — fix the origin and wait for Apple's next refresh",
             detail: detail)
@@ -25,7 +25,7 @@ enum CDNFinding {
     /// `cdn.only`: the origin is broken but Apple still serves a copy.
     static func only(hash: String, expectedRefresh: Date?) -> ReportFinding {
         ReportFinding(
-            code: "cdn.only", severity: .error, source: .cdn,
+            code: .cdnOnly, severity: .error, source: .cdn,
             message: "the origin is broken but Apple still serves a copy: devices keep working only until Apple's "
                 + "next refresh" + (expectedRefresh.map { " (its cached copy expires \(RFC3339.string($0)))" } ?? "")
                 + " — fix the origin now",
@@ -56,7 +56,7 @@ enum CDNFinding {
         }
         if !diff.canChangeBehavior { message += "; the difference cannot change which URLs open the app" }
         return ReportFinding(
-            code: "cdn.stale", severity: severity, source: .cdn, message: message,
+            code: .cdnStale, severity: severity, source: .cdn, message: message,
             detail: [
                 "since": .string(RFC3339.string(since)),
                 "stale_seconds": .double(age),

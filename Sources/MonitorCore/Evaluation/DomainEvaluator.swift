@@ -59,7 +59,8 @@ public enum DomainEvaluator {
                     expectations, document: copy, domain: observation.domain, source: .cdn)
             }
         }
-        if let reason = cdnFacts?.appleFailureReason, findings.contains(where: { $0.code == "cdn.missing" }),
+        if let reason = cdnFacts?.appleFailureReason, findings.contains(where: { $0.has(.cdnMissing) }),
+            !answerPredates(cdnFacts, context.originSince, now: now),
             FindingCauses.originCause(of: reason, in: findings) == nil,
             let diagnosis = AppleDiagnosis.finding(reason: reason, wellKnown: wellKnown.facts)
         {
@@ -85,23 +86,32 @@ public enum DomainEvaluator {
             documents: documents)
     }
 
-    /// The verdict of a set of findings: the first rule of check-codes.md that applies.
+    /// Whether Apple's cached answer is older than the origin's current meaning: then its failure reason is about
+    /// an origin that has since changed (fixed, usually), and the right advice is to wait for Apple's refresh.
+    static func answerPredates(_ cdn: CDNFacts?, _ originSince: Date?, now: Date) -> Bool {
+        guard let originSince, let age = cdn?.age else { return false }
+        return now.addingTimeInterval(-Double(age)) < originSince
+    }
+
+    /// The verdict of a set of findings, the first that applies: an error on the origin's `.well-known` (origin or
+    /// content) is `origin_broken`; then any `expect.*` is `expectation_failed`; `cdn.missing` or `cdn.invalid` is
+    /// `cdn_missing`; `cdn.stale` is `cdn_stale`; an unreachable or unasked CDN is `unknown`; else `ready`.
     ///
     /// A `cdn.stale` of severity `info` (only comments or unknown keys differ) does not hold a release back: it
     /// cannot change which URLs open the app.
     public static func verdict(for findings: [ReportFinding], cdnAsked: Bool) -> Verdict {
         if findings.contains(where: isOriginBreaking) { return .originBroken }
-        if findings.contains(where: { $0.code.hasPrefix("expect.") }) { return .expectationFailed }
-        if findings.contains(where: { $0.code == "cdn.missing" || $0.code == "cdn.invalid" }) { return .cdnMissing }
-        if findings.contains(where: { $0.code == "cdn.stale" && $0.severity != .info }) { return .cdnStale }
-        if !cdnAsked || findings.contains(where: { $0.code == "cdn.unreachable" }) { return .unknown }
+        if findings.contains(where: { $0.registeredCode?.family == .expectation }) { return .expectationFailed }
+        if findings.contains(where: { $0.has(.cdnMissing) || $0.has(.cdnInvalid) }) { return .cdnMissing }
+        if findings.contains(where: { $0.has(.cdnStale) && $0.severity != .info }) { return .cdnStale }
+        if !cdnAsked || findings.contains(where: { $0.has(.cdnUnreachable) }) { return .unknown }
         return .ready
     }
 
     /// An error-severity origin or content finding on `.well-known`: Apple would refuse the file.
     static func isOriginBreaking(_ finding: ReportFinding) -> Bool {
         finding.source == .wellKnown && finding.severity == .error
-            && (finding.code.hasPrefix("origin.") || finding.code.hasPrefix("aasa."))
+            && [.origin, .document].contains(finding.registeredCode?.family)
     }
 
     /// Findings grouped by source, errors first, then by code: the order a person reads a report in.

@@ -14,7 +14,7 @@ enum ExpectationEvaluation {
         for app in expectations.apps where !listedApps(document, service: app.service).contains(app.appID) {
             findings.append(
                 ReportFinding(
-                    code: "expect.app_missing", severity: .error, source: source,
+                    code: .expectAppMissing, severity: .error, source: source,
                     message: "\(app.appID) is not listed in \(app.service) on the \(copy == "cdn" ? "CDN" : "origin") "
                         + "copy: add it to the file",
                     detail: ["service": .string(app.service), "app": .string(app.appID), "copy": .string(copy)],
@@ -47,7 +47,7 @@ enum ExpectationEvaluation {
         } catch {
             detail["decision"] = .null
             return ReportFinding(
-                code: "expect.url", severity: .error, source: source,
+                code: .expectURL, severity: .error, source: source,
                 message: "\(expected.url) cannot be evaluated: \(error.reason)", detail: detail, subject: expected.url)
         }
         guard !holds(expected.decision, outcome.decision) else { return nil }
@@ -61,7 +61,7 @@ enum ExpectationEvaluation {
         let wanted = expected.decision == .notMatch ? "not to open the app" : "to be \(expected.decision.rawValue)"
         let ruleText = outcome.rule.map { " by the rule at \($0.jsonPath)" } ?? ""
         return ReportFinding(
-            code: "expect.url", severity: .error, source: source,
+            code: .expectURL, severity: .error, source: source,
             message: "\(expected.url) for \(expected.appID) is \(outcome.decision.rawValue)\(ruleText) on the "
                 + "\(copy == "cdn" ? "CDN" : "origin") copy, expected \(wanted)",
             detail: detail, subject: expected.url)

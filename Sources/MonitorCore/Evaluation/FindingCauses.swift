@@ -30,17 +30,20 @@ enum FindingCauses {
     static func apply(_ findings: [ReportFinding], context: Context) -> [ReportFinding] {
         var result = mergePlaces(findings)
         let primary = mainOriginFailure(result)
-        let blocked = result.first { $0.code == "origin.bot_blocked" && $0.source == .wellKnown }
+        let blocked = result.first { $0.has(.originBotBlocked) && $0.source == .wellKnown }
         for index in result.indices where result[index].causedBy == nil {
             let finding = result[index]
-            if let blocked, finding.source == .wellKnown, finding.code != blocked.code, finding.severity > .info {
+            if finding.has(.cdnUnreachable) {
+                // Apple's CDN not answering us says nothing about the domain: it is the monitor's own condition.
+                result[index].causedBy = FindingCause(code: MonitorConditions.Code.cdnUnreachable.rawValue, source: .cdn)
+            } else if let blocked, finding.source == .wellKnown, finding.code != blocked.code, finding.severity > .info {
                 // What Apple's user agent got (a 403, an HTML page) is the block itself, seen from the fetcher.
                 result[index].causedBy = FindingCause(code: blocked.code, source: .wellKnown)
             } else if finding.source == .root, let primary {
                 result[index].causedBy = FindingCause(code: primary.code, source: primary.source)
             } else if let twin = sameProblemOnWellKnown(finding, in: result, context: context) {
-                result[index].causedBy = FindingCause(code: twin.code, source: .wellKnown)
-            } else if finding.source == .cdn, finding.code == "cdn.missing" || finding.code == "cdn.invalid",
+                result[index].causedBy = FindingCause(code: twin.code, source: .wellKnown, relation: .sameProblem)
+            } else if finding.source == .cdn, finding.has(.cdnMissing) || finding.has(.cdnInvalid),
                 let cause = originCause(of: context.appleReason, in: result) ?? primary
             {
                 result[index].causedBy = FindingCause(code: cause.code, source: cause.source)
@@ -50,17 +53,17 @@ enum FindingCauses {
     }
 
     /// Origin failures in the order a person fixes them: reachability, then what the server answers, then content.
-    static let failureOrder = [
-        "origin.dns", "origin.connect", "origin.timeout", "origin.tls.untrusted", "origin.tls.expired",
-        "origin.tls.hostname", "origin.tls.protocol", "origin.private_address", "origin.bot_blocked",
-        "origin.apple_failure", "origin.redirect", "origin.status", "origin.slow", "origin.too_large",
+    static let failureOrder: [FindingCode] = [
+        .originDNS, .originConnect, .originTimeout, .originTLSUntrusted, .originTLSExpired, .originTLSHostname,
+        .originTLSProtocol, .originPrivateAddress, .originBotBlocked, .originAppleFailure, .originRedirect,
+        .originStatus, .originSlow,
     ]
 
     /// The `.well-known` failure everything else follows from: the first of `failureOrder`, else the first error.
     static func mainOriginFailure(_ findings: [ReportFinding]) -> ReportFinding? {
         let breaking = findings.filter { DomainEvaluator.isOriginBreaking($0) && $0.causedBy == nil }
         for code in failureOrder {
-            if let finding = breaking.first(where: { $0.code == code }) { return finding }
+            if let finding = breaking.first(where: { $0.has(code) }) { return finding }
         }
         return breaking.first
     }
@@ -68,18 +71,16 @@ enum FindingCauses {
     /// The origin finding that Apple's reason names, if we observed one.
     static func originCause(of reason: AppleFailureReason?, in findings: [ReportFinding]) -> ReportFinding? {
         guard let family = reason.flatMap(AppleReasonFamily.init) else { return nil }
-        let candidates: [String]
+        let candidates: [FindingCode]
         switch family {
-        case .httpStatus:
-            candidates = ["origin.bot_blocked", "origin.apple_failure", "origin.redirect", "origin.status"]
-        case .address: candidates = ["origin.private_address", "origin.dns", "origin.apple_failure"]
-        case .timeout:
-            candidates = ["origin.timeout", "origin.connect", "origin.slow", "origin.apple_failure", "origin.dns"]
-        case .content: candidates = ["origin.apple_failure"]
+        case .httpStatus: candidates = [.originBotBlocked, .originAppleFailure, .originRedirect, .originStatus]
+        case .address: candidates = [.originPrivateAddress, .originDNS, .originAppleFailure]
+        case .timeout: candidates = [.originTimeout, .originConnect, .originSlow, .originAppleFailure, .originDNS]
+        case .content: candidates = [.originAppleFailure]
         }
         let origin = findings.filter { $0.source == .wellKnown && $0.severity > .info }
         for code in candidates {
-            if let finding = origin.first(where: { $0.code == code }) { return finding }
+            if let finding = origin.first(where: { $0.has(code) }) { return finding }
         }
         return nil
     }
@@ -132,7 +133,7 @@ enum FindingCauses {
         for index in result.indices where result[index].source == .wellKnown {
             let finding = result[index]
             let copies = findings.filter {
-                $0.causedBy == FindingCause(code: finding.code, source: .wellKnown) && $0.code == finding.code
+                $0.causedBy == FindingCause(code: finding.code, source: .wellKnown, relation: .sameProblem)
                     && $0.subject == finding.subject
             }
             if !copies.isEmpty {

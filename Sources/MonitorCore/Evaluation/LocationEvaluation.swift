@@ -27,8 +27,8 @@ struct LocationEvaluation: Sendable {
             certificate: fetch.certificate)
         var findings: [ReportFinding] = []
         guard let response = fetch.response else {
-            let failure = fetch.failure ?? FetchFailure(kind: "other", message: "no answer")
-            facts.error = failure.kind
+            let failure = fetch.failure ?? FetchFailure(kind: .other, message: "no answer")
+            facts.error = failure.kind.rawValue
             facts.errorMessage = failure.message
             findings.append(
                 TransportFinding.failure(failure, source: source, url: fetch.url, certificate: fetch.certificate))
@@ -52,7 +52,7 @@ struct LocationEvaluation: Sendable {
         facts.signed = parsed.isSigned
         var linted = parsed.findings.map { ReportFinding(linted: $0, source: source) }
         if parsed.document == nil, TransportFinding.looksLikeHTML(response.body) {
-            for index in linted.indices where linted[index].code == "origin.json" {
+            for index in linted.indices where linted[index].has(.originJSON) {
                 linted[index].message +=
                     " — the body is an HTML page (a login wall, an error page or an app's "
                     + "index.html fallback): serve the JSON file at this URL"
@@ -77,6 +77,7 @@ extension ReportFinding {
         var detail: FindingDetail = [:]
         if let path = finding.path { detail["path"] = .string(path) }
         self.init(
-            code: finding.code, severity: finding.severity, source: source, message: finding.message, detail: detail)
+            code: finding.findingCode, severity: finding.severity, source: source, message: finding.message,
+            detail: detail)
     }
 }

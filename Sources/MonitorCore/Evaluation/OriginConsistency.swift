@@ -18,16 +18,17 @@ enum OriginConsistency {
             differs = plainHash != appleEvaluation.canonicalHash
         }
         guard differs else { return nil }
-        let appleText = appleStatus.map(String.init) ?? (apple.failure.map { "no answer (\($0.kind))" } ?? "no answer")
+        let appleText =
+            appleStatus.map(String.init) ?? (apple.failure.map { "no answer (\($0.kind.rawValue))" } ?? "no answer")
         let what = appleStatus == plainResponse.status ? "a different document" : "\(appleText)"
         return ReportFinding(
-            code: "origin.bot_blocked", severity: .error, source: .wellKnown,
+            code: .originBotBlocked, severity: .error, source: .wellKnown,
             message: "Apple's fetcher (\(apple.userAgent)) gets \(what) while a plain client gets "
                 + "\(plainResponse.status): a WAF or bot rule treats Apple differently — allow the user agent "
                 + "AASA-Bot/1.0.0 on this path",
             detail: [
                 "apple_user_agent": .string(apple.userAgent), "apple_status": .optional(appleStatus),
-                "apple_error": .optional(apple.failure?.kind), "plain_user_agent": .string(plain.userAgent),
+                "apple_error": .optional(apple.failure?.kind.rawValue), "plain_user_agent": .string(plain.userAgent),
                 "plain_status": .int(plainResponse.status), "apple_hash": .optional(appleEvaluation.canonicalHash),
                 "plain_hash": .optional(plainHash),
             ])
@@ -47,7 +48,7 @@ enum OriginConsistency {
         {
             return [
                 ReportFinding(
-                    code: "origin.root_only", severity: .error, source: .wellKnown,
+                    code: .originRootOnly, severity: .error, source: .wellKnown,
                     message: "only the root path /apple-app-site-association serves a valid file, but Apple's CDN "
                         + "reads /.well-known/apple-app-site-association: serve the file there",
                     detail: ["root_hash": .optional(root.canonicalHash)])
@@ -58,7 +59,7 @@ enum OriginConsistency {
         let diff = AASADiff.compare(document, rootDocument)
         return [
             ReportFinding(
-                code: "origin.root_differs", severity: .warning, source: .root,
+                code: .originRootDiffers, severity: .warning, source: .root,
                 message: "the root path serves a file of a different meaning than .well-known "
                     + "(\(diff.changes.first?.summary ?? "they differ")); Apple reads .well-known — remove the root "
                     + "file or make it the same",

@@ -1,7 +1,8 @@
 import AASA
 import Foundation
 
-/// Findings about how an origin location answered, before its content is read (check-codes.md, "Origin transport").
+/// Findings about how an origin location answered, before its content is read (the `origin.*` codes of
+/// `FindingCode.origin`). Every origin finding comes from the fetch with Apple's user agent: that is what Apple sees.
 enum TransportFinding {
     /// The finding for a fetch that produced no complete answer.
     static func failure(
@@ -18,29 +19,29 @@ enum TransportFinding {
             message: "\(advice) (\(failure.message))", detail: detail)
     }
 
-    private static func codeAndAdvice(forFailureKind kind: String) -> (String, String) {
+    private static func codeAndAdvice(forFailureKind kind: FetchFailure.Kind) -> (FindingCode, String) {
         switch kind {
-        case "dns": ("origin.dns", "the name does not resolve: publish an A/AAAA record for it")
-        case "connect": ("origin.connect", "the connection was refused or reset: open port 443 to the internet")
-        case "timeout":
-            ("origin.timeout", "no complete answer in time: Apple's fetcher gives up after about 5 s")
-        case "tls.untrusted":
+        case .dns: (.originDNS, "the name does not resolve: publish an A/AAAA record for it")
+        case .connect: (.originConnect, "the connection was refused or reset: open port 443 to the internet")
+        case .timeout:
+            (.originTimeout, "no complete answer in time: Apple's fetcher gives up after about 5 s")
+        case .tlsUntrusted:
             (
-                "origin.tls.untrusted",
+                .originTLSUntrusted,
                 "the certificate chain does not lead to a trusted root: serve the full chain from a public CA"
             )
-        case "tls.expired":
-            ("origin.tls.expired", "the certificate is expired or not yet valid: renew it")
-        case "tls.hostname":
-            ("origin.tls.hostname", "the certificate does not cover this domain: add the name to its SANs")
-        case "tls.protocol":
-            ("origin.tls.protocol", "the TLS handshake failed: offer TLS 1.2 or newer with a modern cipher")
-        case "too_large":
+        case .tlsExpired:
+            (.originTLSExpired, "the certificate is expired or not yet valid: renew it")
+        case .tlsHostname:
+            (.originTLSHostname, "the certificate does not cover this domain: add the name to its SANs")
+        case .tlsProtocol:
+            (.originTLSProtocol, "the TLS handshake failed: offer TLS 1.2 or newer with a modern cipher")
+        case .tooLarge:
             (
-                "origin.too_large",
+                .originTooLarge,
                 "the body is over 131072 bytes and Apple rejects it: remove entries or shorten patterns"
             )
-        default: ("origin.fetch", "the fetch failed")
+        case .other: (.originFetch, "the fetch failed")
         }
     }
 
@@ -57,7 +58,7 @@ enum TransportFinding {
             let overBudget = fetch.totalSeconds > settings.appleBudget
             findings.append(
                 ReportFinding(
-                    code: "origin.slow", severity: overBudget ? .error : .warning, source: source,
+                    code: .originSlow, severity: overBudget ? .error : .warning, source: source,
                     message: String(
                         format: overBudget
                             ? "the answer took %.1f s, longer than Apple's fetcher waits (%.0f s): Apple gives up "
@@ -69,7 +70,7 @@ enum TransportFinding {
         if let address = fetch.primaryIP, !fetch.viaConnectTo, NetworkAddress.isPrivateOrReserved(address) {
             findings.append(
                 ReportFinding(
-                    code: "origin.private_address", severity: .error, source: source,
+                    code: .originPrivateAddress, severity: .error, source: source,
                     message: "the name resolves to \(address), a private or reserved address Apple refuses "
                         + "(SWCERR00202): publish a public address",
                     detail: ["address": .string(address)]))
@@ -80,7 +81,7 @@ enum TransportFinding {
                 let days = Int((remaining / 86_400).rounded(.down))
                 findings.append(
                     ReportFinding(
-                        code: "origin.tls.expiring",
+                        code: .originTLSExpiring,
                         severity: remaining < settings.expiryCritical ? .error : .warning, source: source,
                         message: "the certificate expires in \(days) day\(days == 1 ? "" : "s") "
                             + "(\(RFC3339.string(certificate.notAfter))): renew it before Apple's next fetch fails",
@@ -96,13 +97,13 @@ enum TransportFinding {
         if (300..<400).contains(response.status) {
             let target = response.redirectLocation ?? response.header("Location")
             return ReportFinding(
-                code: "origin.redirect", severity: .error, source: source,
+                code: .originRedirect, severity: .error, source: source,
                 message: "answers \(response.status) → \(target ?? "(no Location)"); Apple never follows "
                     + "redirects: serve the file at this exact URL with 200",
                 detail: ["status": .int(response.status), "location": .optional(target)])
         }
         return ReportFinding(
-            code: "origin.status", severity: .error, source: source,
+            code: .originStatus, severity: .error, source: source,
             message: "answers \(response.status) instead of 200: serve the file at this URL",
             detail: ["status": .int(response.status), "url": .string(url)])
     }
@@ -112,7 +113,7 @@ enum TransportFinding {
         let type = value?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
         if type == "application/json" || type == "application/pkcs7-mime" { return nil }
         return ReportFinding(
-            code: "origin.content_type", severity: .warning, source: source,
+            code: .originContentType, severity: .warning, source: source,
             message: "Content-Type is \(value.map { "'\($0)'" } ?? "missing"); serve application/json",
             detail: ["content_type": .optional(value)])
     }

@@ -1,6 +1,6 @@
 /// Where a finding was seen: the location Apple reads, the legacy root path, or Apple's CDN copy.
 ///
-/// The raw values are part of the public interface (check-codes.md): JSON output, webhooks and alert identities
+/// The raw values are part of the public interface, never renamed: JSON output, webhooks and alert identities
 /// carry them.
 public enum FindingSource: String, Sendable, Hashable, Codable, CaseIterable, Comparable {
     case wellKnown = "origin.well-known"

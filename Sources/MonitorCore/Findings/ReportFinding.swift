@@ -1,19 +1,20 @@
 import AASA
 
-/// One problem of a domain, in the shared language of check-codes.md: code, severity, where it was seen, one line
-/// for a person, and structured detail for scripts and receivers.
+/// One problem of a domain, in the language JSON output, `status`, webhooks, metrics and logs share: a registered
+/// code, severity, where it was seen, one line for a person, and structured detail for scripts and receivers.
 public struct ReportFinding: Sendable, Hashable, Codable {
     public typealias Severity = Finding.Severity
 
-    /// A stable dotted code (`origin.redirect`, `cdn.stale`, `expect.url`); never renamed or reused.
-    public var code: String
+    /// The id of a registered `FindingCode` (`origin.redirect`, `cdn.stale`, `expect.url`); never renamed or reused.
+    /// A string so that history written by another version still reads; new findings take a `FindingCode`.
+    public private(set) var code: String
     public var severity: Severity
     public var source: FindingSource
     /// One line: what is wrong and what to do about it.
     public var message: String
     public var detail: FindingDetail
     /// The URL or app ID of an `expect.*` finding, empty otherwise: with domain, code and source it names an alert,
-    /// so two failing URLs are two alerts (check-codes.md, "Alert identity").
+    /// so two failing URLs are two alerts.
     public var subject: String
     /// The finding this one follows from, when it is a consequence rather than a problem of its own: a root-path
     /// failure while `.well-known` fails, Apple's miss while the origin refuses Apple, the same content problem on
@@ -21,7 +22,7 @@ public struct ReportFinding: Sendable, Hashable, Codable {
     public var causedBy: FindingCause?
 
     public init(
-        code: String,
+        code: FindingCode,
         severity: Severity,
         source: FindingSource,
         message: String,
@@ -29,7 +30,7 @@ public struct ReportFinding: Sendable, Hashable, Codable {
         subject: String = "",
         causedBy: FindingCause? = nil
     ) {
-        self.code = code
+        self.code = code.id
         self.severity = severity
         self.source = source
         self.message = message
@@ -56,21 +57,36 @@ public struct ReportFinding: Sendable, Hashable, Codable {
     }
 }
 
-/// The finding another one follows from: its code and where it was seen (`caused_by` in JSON).
+/// The finding another one follows from: its code, where it was seen, and how they relate (`caused_by` in JSON:
+/// `{"code": …, "source": …, "relation": "consequence" | "same_problem"}`).
 public struct FindingCause: Sendable, Hashable, Codable {
-    public var code: String
-    public var source: FindingSource
-
-    public init(code: String, source: FindingSource) {
-        self.code = code
-        self.source = source
+    public enum Relation: String, Sendable, Hashable, Codable {
+        /// This finding follows from the cause (a root-path 404 while `.well-known` fails, Apple's miss).
+        case consequence
+        /// The same problem seen on another copy or source: one problem, shown where it was seen.
+        case sameProblem = "same_problem"
     }
 
-    /// `origin.bot_blocked on origin.well-known`, for text output.
-    public var text: String { "\(code) on \(source.rawValue)" }
+    public var code: String
+    public var source: FindingSource
+    public var relation: Relation
+
+    public init(code: String, source: FindingSource, relation: Relation = .consequence) {
+        self.code = code
+        self.source = source
+        self.relation = relation
+    }
+
+    /// One line for text output under the finding.
+    public var text: String {
+        switch relation {
+        case .consequence: "because of \(code) on \(source.rawValue): no alert of its own"
+        case .sameProblem: "the same problem as on \(source.rawValue): one alert"
+        }
+    }
 }
 
-/// What makes two findings "the same problem" across checks: the alert identity of check-codes.md.
+/// What makes two findings "the same problem" across checks: an alert is one (domain, code, source, subject).
 public struct FindingIdentity: Sendable, Hashable, Codable, Comparable {
     public var domain: String
     public var code: String
@@ -91,6 +107,12 @@ public struct FindingIdentity: Sendable, Hashable, Codable, Comparable {
 }
 
 extension ReportFinding {
+    /// The registered code, or `nil` for a code from another version's history.
+    public var registeredCode: FindingCode? { FindingCode(id: code) }
+
+    /// Whether this finding has `code`.
+    public func has(_ code: FindingCode) -> Bool { self.code == code.id }
+
     /// This finding's alert identity on `domain`.
     public func identity(domain: String) -> FindingIdentity {
         FindingIdentity(domain: domain, code: code, source: source, subject: subject)

@@ -1,4 +1,5 @@
-/// One word per domain for "will universal links work on Apple's copy right now?" (check-codes.md, "Verdicts").
+/// One word per domain for "will universal links work on Apple's copy right now?"; `DomainEvaluator.verdict`
+/// says which applies.
 public enum Verdict: String, Sendable, Hashable, Codable, CaseIterable {
     case originBroken = "origin_broken"
     case expectationFailed = "expectation_failed"

@@ -6,9 +6,14 @@ public struct LedgerPolicy: Sendable {
     public var alerts: AlertPolicy
     public var webhooks: [WebhookConfiguration]
 
-    public init(alerts: AlertPolicy, webhooks: [WebhookConfiguration]) {
+    /// Sources whose domain alerts are held (neither fired nor resolved) while a condition of the monitor itself
+    /// means they could not really be seen: the origins during `monitor.network`.
+    public var heldSources: Set<FindingSource>
+
+    public init(alerts: AlertPolicy, webhooks: [WebhookConfiguration], heldSources: Set<FindingSource> = []) {
         self.alerts = alerts
         self.webhooks = webhooks
+        self.heldSources = heldSources
     }
 
     /// The default alert policy and no webhooks: alert states are kept (for `status`), nothing is sent.
@@ -40,17 +45,23 @@ public enum DomainLedger {
         makeID: () -> String
     ) -> LedgerOutcome {
         let now = report.checkedAt
-        let (state, timeline) = DomainStateTransition.apply(previous: snapshot.state, report: report)
+        var (state, timeline) = DomainStateTransition.apply(previous: snapshot.state, report: report)
+        var check = AlertCheck(report: report)
+        if !policy.heldSources.isEmpty {
+            check.observedSources.subtract(policy.heldSources)
+            check.findings.removeAll { policy.heldSources.contains($0.source) }
+        }
         let transition = AlertStateMachine.advance(
-            states: snapshot.alerts, check: AlertCheck(report: report), policy: policy.alerts, now: now,
-            makeID: makeID)
+            states: snapshot.alerts, check: check, policy: policy.alerts, now: now, makeID: makeID)
         let alerts = transition.states.filter { $0.key.domain == report.domain }
-        var events = transition.events
+        var events = annotate(transition.events, state: &state, alerts: alerts, report: report)
         events += timelineEvents(timeline, snapshot: snapshot, report: report, makeID: makeID)
         return LedgerOutcome(
             state: state, alerts: alerts, alertsChanged: alerts != snapshot.alerts,
             run: runUpdate(snapshot.run, report: report), timeline: timeline, events: events,
-            deliveries: deliveries(events, webhooks: policy.webhooks), documents: report.documents)
+            deliveries: deliveries(
+                events, alerts: alerts, report: report, webhooks: policy.webhooks, makeID: makeID),
+            documents: report.documents)
     }
 
     /// Extends the open run when the outcome repeats it, else starts a new one holding the report once.
@@ -64,21 +75,6 @@ public enum DomainLedger {
                 domain: report.domain, firstSeen: report.checkedAt, lastSeen: report.checkedAt, checks: 1,
                 verdict: report.verdict, originHash: report.originHash, cdnHash: report.cdnHash, key: key,
                 report: stored))
-    }
-
-    /// Every event to every webhook that subscribed to its kind and domain.
-    static func deliveries(_ events: [MonitorEvent], webhooks: [WebhookConfiguration]) -> [LedgerDelivery] {
-        var deliveries: [LedgerDelivery] = []
-        for event in events {
-            guard let kind = WebhookEvent(rawValue: event.type.rawValue) else { continue }
-            for webhook in webhooks where webhook.wants(kind, domain: event.domain) {
-                deliveries.append(
-                    LedgerDelivery(
-                        deliveryID: DeliveryIdentity.deliveryID(eventID: event.id, webhookName: webhook.name),
-                        webhook: webhook.name, event: event))
-            }
-        }
-        return deliveries
     }
 
     /// `origin.changed` (with the semantic diff, when both meanings can be read) and `cdn.propagated` events for

@@ -99,13 +99,25 @@ public struct HeaderField: Sendable, Hashable, Codable {
 
 /// Why a fetch produced no complete answer.
 public struct FetchFailure: Sendable, Hashable, Codable {
-    /// The class of failure, as the finding code's suffix (`dns`, `connect`, `timeout`, `tls.untrusted`,
-    /// `tls.expired`, `tls.hostname`, `tls.protocol`, `too_large`, `other`).
-    public var kind: String
+    /// The class of failure. The raw values are the HTTP engine's failure identifiers, stored in observations.
+    public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
+        case dns
+        case connect
+        case timeout
+        case tlsUntrusted = "tls.untrusted"
+        case tlsExpired = "tls.expired"
+        case tlsHostname = "tls.hostname"
+        case tlsProtocol = "tls.protocol"
+        case tooLarge = "too_large"
+        /// Anything else: a connection dropped mid-response, an HTTP/2 error, a cancelled check.
+        case other
+    }
+
+    public var kind: Kind
     /// What libcurl said, for a person (`SSL certificate problem: certificate has expired`).
     public var message: String
 
-    public init(kind: String, message: String) {
+    public init(kind: Kind, message: String) {
         self.kind = kind
         self.message = message
     }

@@ -3,7 +3,7 @@ import Foundation
 /// The one JSON dialect of aasa-monitor's interface: sorted keys, unescaped slashes, RFC 3339 UTC times.
 ///
 /// Every `--json` output, stored report and webhook body goes through these coders, so a time or a URL is written
-/// the same way everywhere (json-output.md).
+/// the same way everywhere (times as RFC 3339 UTC, keys in `snake_case`).
 public enum MonitorJSON {
     /// An encoder for the interface; `pretty` for people reading the output.
     public static func encoder(pretty: Bool = false) -> JSONEncoder {

@@ -37,13 +37,7 @@ public enum ReportText {
                         "            at " + paths.prefix(5).joined(separator: ", ")
                             + (paths.count > 5 ? " … and \(paths.count - 5) more" : ""))
                 }
-                if let cause = finding.causedBy {
-                    let same = cause.code == finding.code
-                    lines.append(
-                        same
-                            ? "            same problem as on \(cause.source.rawValue): one alert"
-                            : "            because of \(cause.text): no alert of its own")
-                }
+                if let cause = finding.causedBy { lines.append("            " + cause.text) }
             }
         }
         if let diff = report.diff, !diff.changes.isEmpty {

@@ -34,6 +34,8 @@ public struct DomainState: Sendable, Hashable, Codable {
     public var openFindings: [OpenFinding]
     /// An origin change Apple has not caught up with yet.
     public var pendingPropagation: PendingPropagation?
+    /// The domain's open incident: set when an alert fires while none did, cleared when none fires.
+    public var incident: OpenIncident?
 
     public init(
         domain: String,
@@ -87,7 +89,7 @@ public struct OpenFinding: Sendable, Hashable, Codable {
         self.since = since
     }
 
-    /// What makes two findings of one domain the same problem across checks (check-codes.md, "Alert identity").
+    /// What makes two findings of one domain the same problem across checks: code, source and subject.
     public struct Key: Sendable, Hashable, Codable, Comparable {
         public var code: String
         public var source: FindingSource

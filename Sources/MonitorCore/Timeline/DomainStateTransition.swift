@@ -2,7 +2,8 @@ import Foundation
 
 /// Folds one check's report into a domain's state and names what changed, without I/O or clocks.
 ///
-/// The propagation timeline (architecture.md) is a small state machine kept in `DomainState.pendingPropagation`:
+/// The propagation timeline (origin changed → Apple's CDN serves the change) is a small state machine kept in
+/// `DomainState.pendingPropagation`:
 /// - none → pending: the origin's meaning changed (not on first sight: nobody knows when that one changed) and
 ///   Apple did not already serve the new meaning before the change was seen.
 /// - pending → pending (newer hash): the origin changed again first; `propagation.superseded` for the older one.

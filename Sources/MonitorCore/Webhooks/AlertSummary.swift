@@ -17,6 +17,10 @@ struct AlertSummary {
     var facts: [(label: String, value: String)]
 
     init(event: MonitorEvent) {
+        if let digest = event.digest {
+            self = AlertSummary(digest: digest, event: event)
+            return
+        }
         let status: String
         switch event.type {
         case .alertFiring:
@@ -25,18 +29,62 @@ struct AlertSummary {
         case .alertResolved: status = "✅ Resolved"
         case .originChanged: status = "📝 Origin changed"
         case .cdnPropagated: status = "📦 CDN caught up"
+        case .incident: status = "🔔 Incident"
+        case .monitorFiring: status = "🛑 Monitor"
+        case .monitorResolved: status = "✅ Monitor recovered"
         case .test: status = "🧪 Test"
         }
-        title = "\(status) — \(event.domain): \(event.code)"
+        title = "\(status) — \(event.domain.isEmpty ? "aasa-monitor itself" : event.domain): \(event.code)"
         message = event.message
         appleReason = Self.appleReason(in: event.detail)
         advice = event.type == .alertFiring ? FixAdvice.text(for: event.code) : nil
-        var facts: [(label: String, value: String)] = [("Domain", event.domain), ("Code", event.code)]
+        var facts: [(label: String, value: String)] = [("Code", event.code)]
+        if !event.domain.isEmpty { facts.insert(("Domain", event.domain), at: 0) }
         facts.append(("Severity", event.severity.rawValue))
         if let source = event.source { facts.append(("Source", source.rawValue)) }
         if !event.subject.isEmpty { facts.append(("Subject", event.subject)) }
         if let verdict = event.verdict { facts.append(("Verdict", verdict.rawValue)) }
         if event.flapping { facts.append(("Flapping", "yes: held firing until stable")) }
+        self.facts = facts
+    }
+
+    /// The one message of a domain's check: title by what happened, then sections, causes first.
+    init(digest: IncidentDigest, event: MonitorEvent) {
+        if let first = digest.started.first {
+            let icon = first.severity == .error ? "🔴" : "🟠"
+            title = "\(icon) Failing — \(event.domain): \(first.code)"
+        } else if let reminder = digest.stillFailing.first(where: \.reminder) {
+            title = "🔁 Still failing — \(event.domain): \(reminder.code)"
+        } else if !digest.recovered.isEmpty {
+            title =
+                digest.stillFailing.isEmpty ? "✅ Resolved — \(event.domain)" : "🟠 Partly recovered — \(event.domain)"
+        } else {
+            title = "📝 \(event.domain): \(digest.notes.first.map { _ in "changes" } ?? "update")"
+        }
+        var lines: [String] = []
+        func section(_ heading: String, _ items: [IncidentDigest.Item], advise: Bool) {
+            guard !items.isEmpty else { return }
+            lines.append(heading)
+            for item in items {
+                lines.append("• \(item.code) (\(item.source.rawValue)): \(item.message)")
+                if let reason = item.appleReason { lines.append("   Apple's reason: \(reason)") }
+                if advise { lines.append("   What to do: \(FixAdvice.text(for: item.code))") }
+                for consequence in item.consequences.prefix(5) { lines.append("   ↳ because of it: \(consequence)") }
+            }
+        }
+        section("Started failing:", digest.started, advise: true)
+        section("Still failing:", digest.stillFailing, advise: digest.started.isEmpty)
+        section("Recovered:", digest.recovered, advise: false)
+        if !digest.notes.isEmpty {
+            lines.append("Changes:")
+            lines += digest.notes.map { "• \($0)" }
+        }
+        message = lines.joined(separator: "\n")
+        appleReason = nil
+        advice = nil
+        var facts: [(label: String, value: String)] = [("Domain", event.domain)]
+        if let verdict = event.verdict { facts.append(("Verdict", verdict.rawValue)) }
+        if !digest.incident.isEmpty { facts.append(("Incident", digest.incident)) }
         self.facts = facts
     }
 

@@ -4,7 +4,9 @@ import Foundation
 public enum DeliveryOutcome: Sendable, Hashable {
     /// The receiver answered with this HTTP status.
     case status(Int)
-    /// No answer: DNS, connect, TLS or timeout; the text says which.
+    /// No answer: DNS, connect, TLS, timeout, or a failure of our own before anything was sent (unreadable
+    /// trust anchors, a signer refusing its key); the text says which. Retried with backoff: a receiver that comes
+    /// back, or a configuration fixed by a reload, makes the next attempt succeed.
     case transportFailure(String)
 }
 
@@ -26,7 +28,9 @@ public enum DeliveryDecision: Sendable, Hashable {
 /// - Backoff after attempt n (1-based): `baseDelay · 2^(n−1)`, capped at `maxDelay`, with equal jitter (half
 ///   fixed, half random), so a receiver that comes back is not hit by every monitor at once.
 /// - `Retry-After` (delta-seconds or HTTP-date) replaces the backoff, capped at `maxRetryAfter`.
-/// - Dead once the next attempt would be later than `firstAttemptAt + giveUpAfter`.
+/// - `giveUpAfter` is wall time since the first attempt, whatever the number of attempts: a failure before that
+///   time is always retried, at the latest exactly when the budget ends (the delay is cut to what is left), and
+///   the first failure at or after it is dead. Quick failures and short `Retry-After`s cannot end a delivery early.
 public struct DeliveryPolicy: Sendable, Hashable, Codable {
     public var baseDelay: Double
     public var maxDelay: Double
@@ -69,17 +73,19 @@ public struct DeliveryPolicy: Sendable, Hashable, Codable {
         case .transportFailure(let text):
             problem = "no answer (\(text))"
         }
+        let elapsed = now.timeIntervalSince(firstAttemptAt)
+        guard elapsed < giveUpAfter else {
+            return .dead(
+                reason: "gave up after \(attempt) attempt(s) over \(DurationText.describe(max(0, elapsed))) "
+                    + "(give_up_after \(DurationText.describe(giveUpAfter))); last: \(problem)")
+        }
         let delay =
             // Never sooner than one second: `Retry-After: 0` or a past date would otherwise retry in a hot loop.
             retryAfter.flatMap { Self.retryAfterSeconds($0, now: now) }.map { min(max($0, 1), maxRetryAfter) }
             ?? backoff(attempt: attempt, random: random)
-        let next = now.addingTimeInterval(delay)
-        guard next.timeIntervalSince(firstAttemptAt) <= giveUpAfter else {
-            return .dead(
-                reason: "gave up after \(attempt) attempt(s) over \(DurationText.describe(giveUpAfter)); "
-                    + "last: \(problem)")
-        }
-        return .retry(at: next)
+        // The last attempt lands when the budget ends, not a backoff step after it.
+        let remaining = giveUpAfter - elapsed
+        return .retry(at: now.addingTimeInterval(max(min(delay, remaining), min(1, remaining))))
     }
 
     /// Equal jitter: half the exponential delay fixed, half random.

@@ -1,6 +1,6 @@
 /// How a webhook's body is shaped: the versioned `standard` JSON document, or a chat message.
 public enum WebhookFormat: String, Sendable, Hashable, Codable, CaseIterable {
-    /// json-output.md's document, signed per Standard Webhooks: for programs.
+    /// The versioned JSON document (`StandardWebhookBody`), signed per Standard Webhooks: for programs.
     case standard
     /// Slack incoming webhook: `text` plus Block Kit `blocks` with mrkdwn.
     case slack

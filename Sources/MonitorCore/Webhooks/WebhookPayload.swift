@@ -21,21 +21,23 @@ public enum WebhookPayload {
     }
 }
 
-/// The `standard` body of json-output.md, version 1. Optional fields are written as `null`, never left out, so
-/// receivers can rely on every key.
+/// The `standard` body, version 2: version 1 plus `incident` (the domain's incident id, to group alerts),
+/// `caused_by` (`null` for an alert: caused findings never alert) and `consequences` (the findings this alert
+/// causes, one line each). Optional fields are written as `null`, never left out, so receivers can rely on every key.
 struct StandardWebhookBody: Encodable {
     var event: MonitorEvent
     var deliveryID: String
 
     enum CodingKeys: String, CodingKey {
         case version, type, id, timestamp, domain, code, severity, message, detail, verdict, diff
-        case source, subject, reminder, flapping
+        case source, subject, reminder, flapping, incident, consequences
         case eventID = "event_id"
+        case causedBy = "caused_by"
     }
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(1, forKey: .version)
+        try container.encode(2, forKey: .version)
         try container.encode(event.type, forKey: .type)
         try container.encode(deliveryID, forKey: .id)
         try container.encode(event.id, forKey: .eventID)
@@ -51,5 +53,8 @@ struct StandardWebhookBody: Encodable {
         try container.encode(event.subject, forKey: .subject)
         try container.encode(event.reminder, forKey: .reminder)
         try container.encode(event.flapping, forKey: .flapping)
+        try container.encode(event.incident, forKey: .incident)
+        try container.encode(event.causedBy, forKey: .causedBy)
+        try container.encode(event.consequences, forKey: .consequences)
     }
 }

@@ -1,16 +1,16 @@
 import AASA
+import Foundation
 
 /// Small helpers shared by the parser, lint, canonical-form and diff suites.
 enum ParserTestSupport {
-    /// The package root: three levels above this file (`Tests/AASATests/Support/…`, so four here).
-    static let packageRoot: String = {
-        var components = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-        components.removeLast(4)
-        return components.joined(separator: "/")
+    /// The vendored real-world corpus (60 files with `INDEX.tsv`, `PROVENANCE.tsv` and a README), copied into the
+    /// test bundle so the tests need nothing outside the repository.
+    static let corpusDirectory: String = {
+        guard let url = Bundle.module.url(forResource: "corpus", withExtension: nil) else {
+            fatalError("the corpus is missing from the test bundle; check resources in Package.swift")
+        }
+        return url.path
     }()
-
-    /// `../shared/corpus` beside the package (the CI clone has it there too).
-    static let corpusDirectory = packageRoot + "/../shared/corpus"
 
     /// Every finding (parser and lint) for a document given as text.
     static func lint(_ text: String) -> [Finding] {

@@ -29,7 +29,7 @@ struct AlertObservationTests {
         let fired = Self.advance([:], broken)
         // The CDN copy has the same meaning as the origin's: one problem, one alert, on the origin copy.
         #expect(fired.events.filter { $0.code == "expect.url" }.map(\.source) == [.wellKnown])
-        let timedOut = F.evaluate(F.observation(wellKnown: F.failure("timeout")), expectations: expectations)
+        let timedOut = F.evaluate(F.observation(wellKnown: F.failure(.timeout)), expectations: expectations)
         let after = Self.advance(fired.states, timedOut)
         #expect(!after.events.contains { $0.type == .alertResolved && $0.code == "expect.url" })
         #expect(after.states.keys.contains { $0.code == "expect.url" && $0.source == .wellKnown })

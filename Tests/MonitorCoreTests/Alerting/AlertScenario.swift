@@ -59,16 +59,16 @@ extension MonitorEvent {
 
 extension ReportFinding {
     static let redirect = ReportFinding(
-        code: "origin.redirect", severity: .error, source: .wellKnown, message: "redirects to https://www.example.com/",
+        code: .originRedirect, severity: .error, source: .wellKnown, message: "redirects to https://www.example.com/",
         detail: ["status": 301, "location": "https://www.example.com/"])
 
     static func stale(_ severity: Severity) -> ReportFinding {
-        ReportFinding(code: "cdn.stale", severity: severity, source: .cdn, message: "Apple's copy is older")
+        ReportFinding(code: .cdnStale, severity: severity, source: .cdn, message: "Apple's copy is older")
     }
 
     static func expectURL(_ url: String) -> ReportFinding {
         ReportFinding(
-            code: "expect.url", severity: .error, source: .wellKnown, message: "\(url) does not open the app",
+            code: .expectURL, severity: .error, source: .wellKnown, message: "\(url) does not open the app",
             subject: url)
     }
 }

@@ -59,7 +59,7 @@ struct AlertThresholdTests {
     @Test("info findings never alert")
     func infoNeverAlerts() {
         var scenario = AlertScenario(policy: AlertPolicy(failureThreshold: 1))
-        let signed = ReportFinding(code: "origin.signed", severity: .info, source: .wellKnown, message: "signed")
+        let signed = ReportFinding(code: .originSigned, severity: .info, source: .wellKnown, message: "signed")
         for _ in 0..<5 { scenario.check([signed, .stale(.info)]) }
         #expect(scenario.events.isEmpty)
         #expect(scenario.states.isEmpty)

@@ -99,7 +99,7 @@ struct CDNEvaluationTests {
 
     @Test(
         "a CDN that cannot be asked makes the verdict unknown",
-        arguments: [F.failure("connect"), F.status(503), F.status(500)])
+        arguments: [F.failure(.connect), F.status(503), F.status(500)])
     func unreachable(outcome: FetchObservation.Outcome) {
         let report = F.evaluate(F.observation(cdn: outcome))
         #expect(report.verdict == .unknown)

@@ -45,8 +45,8 @@ enum ObservationFixtures {
         .response(FetchResponse(status: status, headers: headers, body: [], redirectLocation: location))
     }
 
-    static func failure(_ kind: String) -> FetchObservation.Outcome {
-        .failure(FetchFailure(kind: kind, message: "simulated \(kind)"))
+    static func failure(_ kind: FetchFailure.Kind) -> FetchObservation.Outcome {
+        .failure(FetchFailure(kind: kind, message: "simulated \(kind.rawValue)"))
     }
 
     static let cdnHeaders = [

@@ -24,19 +24,19 @@ struct OriginEvaluationTests {
     @Test(
         "every transport failure of .well-known breaks the origin with its own code",
         arguments: [
-            ("dns", "origin.dns"), ("connect", "origin.connect"), ("timeout", "origin.timeout"),
-            ("tls.untrusted", "origin.tls.untrusted"), ("tls.expired", "origin.tls.expired"),
-            ("tls.hostname", "origin.tls.hostname"), ("tls.protocol", "origin.tls.protocol"),
-            ("too_large", "origin.too_large"), ("other", "origin.fetch"),
+            (FetchFailure.Kind.dns, "origin.dns"), (.connect, "origin.connect"), (.timeout, "origin.timeout"),
+            (.tlsUntrusted, "origin.tls.untrusted"), (.tlsExpired, "origin.tls.expired"),
+            (.tlsHostname, "origin.tls.hostname"), (.tlsProtocol, "origin.tls.protocol"),
+            (.tooLarge, "origin.too_large"), (.other, "origin.fetch"),
         ])
-    func transportFailures(kind: String, code: String) throws {
+    func transportFailures(kind: FetchFailure.Kind, code: String) throws {
         let report = F.evaluate(F.observation(wellKnown: F.failure(kind), cdn: F.status(404)))
         #expect(report.verdict == .originBroken)
         let finding = try #require(report.finding(code))
         #expect(finding.severity == .error)
         #expect(finding.source == .wellKnown)
-        #expect(finding.message.contains("simulated \(kind)"))
-        #expect(report.origin.wellKnown.error == kind)
+        #expect(finding.message.contains("simulated \(kind.rawValue)"))
+        #expect(report.origin.wellKnown.error == kind.rawValue)
         // The root's 404 is reported because .well-known fails: Apple has nowhere to read the file.
         #expect(report.codes.contains("origin.status"))
     }
@@ -122,7 +122,7 @@ struct OriginEvaluationTests {
 
     @Test("a healthy .well-known with a root that fails says nothing about the root")
     func rootFailureIgnored() {
-        let report = F.evaluate(F.observation(root: F.failure("timeout")))
+        let report = F.evaluate(F.observation(root: F.failure(.timeout)))
         #expect(report.findings.isEmpty)
     }
 

@@ -174,10 +174,10 @@ struct DomainStateTransitionTests {
 
     @Test("open findings keep their since across checks and disappear when gone")
     func findingsSince() throws {
-        let redirect = ReportFinding(code: "origin.redirect", severity: .error, source: .wellKnown, message: "m")
-        let missing = ReportFinding(code: "cdn.missing", severity: .error, source: .cdn, message: "gone")
+        let redirect = ReportFinding(code: .originRedirect, severity: .error, source: .wellKnown, message: "m")
+        let missing = ReportFinding(code: .cdnMissing, severity: .error, source: .cdn, message: "gone")
         let url = ReportFinding(
-            code: "expect.url", severity: .error, source: .wellKnown, message: "u", subject: "https://example.com/a")
+            code: .expectURL, severity: .error, source: .wellKnown, message: "u", subject: "https://example.com/a")
         let first = R.run([R.report(at: 0, origin: "A", cdn: .answered(nil), findings: [redirect, missing])])
         let second = DomainStateTransition.apply(
             previous: first.state, report: R.report(at: 10, origin: "A", cdn: .notAsked, findings: [redirect, url]))

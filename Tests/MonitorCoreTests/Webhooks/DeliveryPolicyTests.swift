@@ -62,17 +62,49 @@ struct DeliveryPolicyTests {
         #expect(Self.retryDelay(Self.decide(.status(429), retryAfter: header)) == delay)
     }
 
-    @Test("a retry that would land after the give-up age is dead instead")
+    @Test("a retry that would land after the give-up age is cut to the end of the budget, and dead only then")
     func givesUp() {
         #expect(Self.retryDelay(Self.decide(.status(500), attempt: 30, after: 82_000), elapsed: 82_000) == 3_600)
-        guard case .dead(let reason) = Self.decide(.status(500), attempt: 31, after: 83_000) else {
-            Issue.record("should give up")
+        #expect(Self.retryDelay(Self.decide(.status(500), attempt: 31, after: 83_000), elapsed: 83_000) == 3_400)
+        #expect(
+            Self.retryDelay(Self.decide(.status(429), after: 80_000, retryAfter: "7200"), elapsed: 80_000) == 6_400,
+            "a Retry-After past the budget is cut to its end")
+        guard case .dead(let reason) = Self.decide(.status(500), attempt: 32, after: 86_400) else {
+            Issue.record("should give up once the budget is spent")
             return
         }
         #expect(reason.contains("500"))
-        guard case .dead = Self.decide(.status(429), after: 80_000, retryAfter: "7200") else {
-            Issue.record("a Retry-After past the give-up age should give up")
-            return
+        #expect(reason.contains("32 attempt(s)"))
+    }
+
+    @Test(
+        "give_up_after is wall time: quick failures and short Retry-Afters never end a delivery early",
+        arguments: [
+            (DeliveryOutcome.transportFailure("connect: refused"), "1" as String?), (.status(503), "1"),
+            (.status(500), nil),
+        ])
+    func wallTimeBudget(outcome: DeliveryOutcome, retryAfter: String?) throws {
+        let policy = DeliveryPolicy(giveUpAfter: 1_800)
+        var now = Self.first
+        var attempt = 1
+        while true {
+            let decision = policy.decide(
+                outcome, attempt: attempt, firstAttemptAt: Self.first, now: now, retryAfter: retryAfter,
+                random: { 0.5 })
+            switch decision {
+            case .retry(let next):
+                #expect(next > now)
+                #expect(next.timeIntervalSince(Self.first) <= 1_800, "no retry is planned after the budget")
+                now = next
+                attempt += 1
+            case .dead:
+                #expect(now.timeIntervalSince(Self.first) >= 1_800, "dead after \(attempt) attempts, early")
+                return
+            case .delivered:
+                Issue.record("a failure was delivered")
+                return
+            }
+            try #require(attempt < 5_000, "never gave up")
         }
     }
 }

@@ -30,11 +30,14 @@ struct WebhookPayloadTests {
         #expect(text.contains("日本語"))
     }
 
-    @Test("the standard body carries every field of json-output.md, with the message byte for byte")
+    @Test("the standard body carries every documented field, with the message byte for byte")
     func standardFields() throws {
         let json = try Self.parse(
             WebhookPayload.render(event: Self.event(), format: .standard, deliveryID: "msg_abc"))
-        #expect(json["version"] as? Int == 1)
+        #expect(json["version"] as? Int == 2)
+        #expect(json["incident"] is NSNull)
+        #expect(json["caused_by"] is NSNull)
+        #expect(json["consequences"] as? [String] == [])
         #expect(json["type"] as? String == "alert.firing")
         #expect(json["id"] as? String == "msg_abc")
         #expect(json["event_id"] as? String == "evt_01")
@@ -105,8 +108,8 @@ struct WebhookPayloadTests {
         #expect((encodedDiff["changes"] as? [Any])?.count == 1)
     }
 
-    @Test("every finding code of check-codes.md has its own advice")
-    func adviceCoversEveryCode() {
+    @Test("every finding code of the public interface is registered and has its own advice")
+    func adviceCoversEveryCode() throws {
         let codes = [
             "origin.dns", "origin.connect", "origin.timeout", "origin.tls.untrusted", "origin.tls.expired",
             "origin.tls.hostname", "origin.tls.protocol", "origin.tls.expiring", "origin.redirect", "origin.status",
@@ -119,6 +122,8 @@ struct WebhookPayloadTests {
         ]
         let fallbacks = Set(["origin.x", "aasa.x", "cdn.x", "expect.x", "origin.tls.x", "x"].map(FixAdvice.text))
         for code in codes {
+            let registered = try #require(FindingCode(id: code), "\(code) is not registered")
+            #expect(FixAdvice.text(for: code) == registered.fix)
             #expect(!fallbacks.contains(FixAdvice.text(for: code)), "\(code) has no advice of its own")
         }
     }

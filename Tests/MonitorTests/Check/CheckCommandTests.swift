@@ -8,7 +8,7 @@ import Testing
 struct CheckCommandTests {
     @Test("exit codes: 0 ready, 1 origin broken (the most severe wins), 3 CDN behind, 4 expectation failed, 2 usage")
     func exitCodes() async throws {
-        let domains = ["ready", "gone", "stale", "missing", "unknown", "expect"].map { "\($0).origin.test" }
+        let domains = ["ready", "gone", "stale", "missing", "absent", "unknown", "expect"].map { "\($0).origin.test" }
         try await CheckScenarios.with(cdnDomains: domains) { scenarios in
             func check(_ arguments: [String]) async throws -> MonitorBinary.Completion {
                 try await MonitorBinary.run(["check"] + arguments + scenarios.commandOptions)
@@ -16,7 +16,10 @@ struct CheckCommandTests {
             #expect(try await check(["ready.origin.test"]).status == 0)
             #expect(try await check(["ready.origin.test", "stale.origin.test", "gone.origin.test"]).status == 1)
             #expect(try await check(["stale.origin.test"]).status == 3)
-            #expect(try await check(["missing.origin.test"]).status == 3)
+            let absent = try await check(["absent.origin.test"])
+            #expect(absent.status == 3, "\(absent.output)")
+            // Apple's CDN says the origin answered it 403 (a WAF for Apple's network only): the origin is broken.
+            #expect(try await check(["missing.origin.test"]).status == 1)
             #expect(try await check(["unknown.origin.test", "ready.origin.test"]).status == 3)
             let noGift = "https://expect.origin.test/buy/gift=\(CheckScenarios.app)"
             #expect(try await check(["expect.origin.test", "--expect-no-url", noGift]).status == 4)
@@ -33,18 +36,33 @@ struct CheckCommandTests {
         }
     }
 
-    @Test("--json prints one document in the shape of json-output.md")
+    @Test("an origin answering in 7 s while Apple times out is origin_broken (exit 1), citing Apple's reason")
+    func slowOriginIsBroken() async throws {
+        try await CheckScenarios.with(cdnDomains: ["slow.origin.test"]) { scenarios in
+            let run = try await MonitorBinary.run(["check", "slow.origin.test"] + scenarios.options(timeout: "10"))
+            #expect(run.status == 1, "\(run.output)\(run.error)")
+            #expect(run.output.contains("origin.slow"))
+            #expect(run.output.contains("SWCERR00301 Timeout"))
+            #expect(run.output.contains("because of origin.slow"))
+        }
+    }
+
+    @Test("--json prints one document in the documented shape")
     func json() async throws {
         try await CheckScenarios.with(cdnDomains: ["missing.origin.test"]) { scenarios in
             let run = try await MonitorBinary.run(
                 ["check", "missing.origin.test", "--json"] + scenarios.commandOptions)
-            #expect(run.status == 3)
+            #expect(run.status == 1)
             let object = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
             let domain = try #require((object["domains"] as? [[String: Any]])?.first)
             #expect(domain["domain"] as? String == "missing.origin.test")
-            #expect(domain["verdict"] as? String == "cdn_missing")
-            let finding = try #require((domain["findings"] as? [[String: Any]])?.first)
-            #expect(finding["code"] as? String == "cdn.missing")
+            #expect(domain["verdict"] as? String == "origin_broken")
+            let findings = try #require(domain["findings"] as? [[String: Any]])
+            let diagnosis = try #require(findings.first { $0["code"] as? String == "origin.apple_failure" })
+            #expect(diagnosis["caused_by"] is NSNull)
+            let finding = try #require(findings.first { $0["code"] as? String == "cdn.missing" })
+            let cause = try #require(finding["caused_by"] as? [String: Any])
+            #expect(cause["code"] as? String == "origin.apple_failure")
             #expect(finding["source"] as? String == "cdn")
             #expect(finding["severity"] as? String == "error")
             let detail = try #require(finding["detail"] as? [String: Any])

@@ -43,7 +43,7 @@ struct CheckScenarios {
     /// How each `*.origin.test` host answers `.well-known` (by user agent) and the root path.
     static func wellKnown(host: String, userAgent: String) -> FixtureResponse {
         switch host.split(separator: ".").first ?? "" {
-        case "ready", "missing", "unknown", "invalid", "expect": json(current)
+        case "ready", "missing", "absent", "unknown", "invalid", "expect": json(current)
         case "stale": json(current)
         case "botblock": userAgent == "AASA-Bot/1.0.0" ? FixtureResponse(status: 403) : json(current)
         case "gone", "rootonly": FixtureResponse(status: 404)
@@ -55,6 +55,9 @@ struct CheckScenarios {
         case "bom":
             FixtureResponse(
                 headers: [("Content-Type", "application/json")], body: .bytes([0xEF, 0xBB, 0xBF] + Array(current.utf8)))
+        case "slow":
+            // Past Apple's 5 s budget, within our 10 s timeout: Apple gives up, we do not.
+            { var slow = json(current); slow.delay = .seconds(7); return slow }()
         case "hang": .never
         default: FixtureResponse(status: 500)
         }
@@ -80,6 +83,11 @@ struct CheckScenarios {
                     ("Apple-Failure-Details", #"{"status":403}"#), ("Apple-From", "https://missing.origin.test/"),
                     ("Apple-Try-Direct", "false"), ("Cache-Control", "max-age=3600"), ("Age", "10"),
                 ])
+        case "absent":
+            return .text("", status: 404, headers: [("Cache-Control", "max-age=3600"), ("Age", "10")])
+        case "slow":
+            return .text(
+                "", status: 404, headers: [("Apple-Failure-Reason", "SWCERR00301 Timeout"), ("Apple-Try-Direct", "true")])
         case "unknown": return FixtureResponse(status: 503)
         case "invalid": return .text("<html>maintenance</html>", headers: apple)
         default: return .text(currentAsApple, headers: apple)
@@ -143,8 +151,11 @@ struct CheckScenarios {
     }
 
     /// The command-line options that point `aasa-monitor check` at these servers.
-    var commandOptions: [String] {
-        ["--cdn-base", "https://cdn.test/a/v1/", "--ca-file", caBundle, "--timeout", "3"]
+    var commandOptions: [String] { options(timeout: "3") }
+
+    /// The options with another `--timeout` (in the flag's own syntax).
+    func options(timeout: String) -> [String] {
+        ["--cdn-base", "https://cdn.test/a/v1/", "--ca-file", caBundle, "--timeout", timeout]
             + connectTo.flatMap { ["--connect-to", $0] }
     }
 }

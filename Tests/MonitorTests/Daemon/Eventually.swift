@@ -1,8 +1,9 @@
 import Foundation
 import TestSupport
 
-/// Waits until `condition` holds, checking every 50 ms; throws after `timeout` with `description` and, when
-/// given, the daemon's log so far. The wait for an event with a deadline that replaces sleep-then-assert.
+/// Waits until `condition` holds, checking every 50 ms; throws after `timeout` with `description`, the last error
+/// the condition threw (a store that could not be opened, a command that failed) and, when given, the daemon's
+/// log so far. The wait for an event with a deadline that replaces sleep-then-assert.
 func eventually(
     _ description: String,
     timeout: Duration = .seconds(30),
@@ -10,11 +11,18 @@ func eventually(
     _ condition: () async throws -> Bool
 ) async throws {
     let deadline = ContinuousClock.now + timeout
+    var lastError: (any Error)?
     while true {
-        if (try? await condition()) == true { return }
+        do {
+            if try await condition() { return }
+            lastError = nil
+        } catch {
+            lastError = error
+        }
         guard ContinuousClock.now < deadline else {
             throw FixtureTimeoutError(
-                waitingFor: description + (daemon.map { "; daemon log:\n\($0.standardError.suffix(4000))" } ?? ""),
+                waitingFor: description + (lastError.map { "; the last check threw: \($0)" } ?? "")
+                    + (daemon.map { "; daemon log:\n\($0.standardError.suffix(4000))" } ?? ""),
                 activity: FixtureActivity())
         }
         try await Task.sleep(for: .milliseconds(50))

@@ -80,11 +80,14 @@ struct WebhookEndToEndTests {
             #expect(resolved.count == 1)
             #expect(firing.first?.body["domain"] as? String == Self.domain)
             #expect(firing.first?.body["verdict"] as? String == "origin_broken")
-            #expect(firing.first?.body["version"] as? Int == 1)
+            #expect(firing.first?.body["version"] as? Int == 2)
+            #expect(firing.first?.body["incident"] as? String == firing.first?.body["event_id"] as? String)
+            #expect(resolved.first?.body["incident"] as? String == firing.first?.body["incident"] as? String)
             #expect(firing.first?.id != resolved.first?.id)
             for format in ["slack", "discord", "teams"] {
                 let bodies = receiver.requests.filter { $0.uri == "/\(format)" }
-                #expect(!bodies.isEmpty, "no \(format) message")
+                // People get one message when it broke and one when it was fixed, whatever the alert count.
+                #expect(bodies.count == 2, "\(format): \(bodies.count) messages")
                 for request in bodies {
                     #expect(
                         (try? JSONSerialization.jsonObject(with: Data(request.body))) != nil,

@@ -84,7 +84,9 @@ struct MonitorEndpointTests {
         }
     }
 
-    @Test("answers 404 for any other path", arguments: ["/", "/metrics/extra", "/status.json", "/HEALTHZ"])
+    @Test(
+        "answers 404 for any other path",
+        arguments: ["/index.html", "/domains", "/metrics/extra", "/status.json", "/HEALTHZ"])
     func unknownPath(path: String) async throws {
         try await withEndpoint(FixedSources().sources) { get in
             let response = try await get(path)

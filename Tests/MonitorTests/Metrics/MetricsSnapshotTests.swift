@@ -78,4 +78,36 @@ struct MetricsSnapshotTests {
         #expect(ExpositionSample.value("aasa_cdn_in_sync", ["domain": domain], in: samples) == 1)
         #expect(samples.allSatisfy { $0.name.hasPrefix("aasa_") })
     }
+
+    @Test("5,000 domains: every domain has its six verdict series, each family is declared once, in one piece")
+    func manyDomains() throws {
+        let names = (0..<5_000).map { "d\($0).example" }
+        let text = MetricsSnapshot(
+            domains: names.map {
+                DomainMetrics(domain: $0, verdict: .ready, cdnInSync: true, checksByVerdict: [.ready: 1])
+            }
+        ).prometheusText()
+        let samples = try ExpositionSample.parse(text)
+        let verdicts = samples.filter { $0.name == "aasa_domain_verdict" }
+        #expect(verdicts.count == 5_000 * Verdict.allCases.count)
+        #expect(Set(verdicts.compactMap { $0.labels["domain"] }) == Set(names))
+        // Prometheus rejects a second TYPE line for a family and wants a family's samples together.
+        let families = text.split(separator: "\n").filter { $0.hasPrefix("# TYPE ") }.map {
+            $0.split(separator: " ")[2]
+        }
+        #expect(families.count == Set(families).count)
+        let order = samples.map(\.name).reduce(into: [String]()) { runs, name in
+            if runs.last != name { runs.append(name) }
+        }
+        #expect(order.count == Set(order).count, "a family's samples are split: \(order.prefix(10))")
+    }
+
+    @Test("values that are not finite are written as Prometheus spells them")
+    func nonFinite() {
+        let text = MetricsSnapshot(domains: [
+            DomainMetrics(domain: "x.example", verdict: .ready, staleSeconds: .infinity)
+        ])
+        .prometheusText()
+        #expect(text.contains(#"aasa_cdn_stale_seconds{domain="x.example"} +Inf"#))
+    }
 }

@@ -29,7 +29,7 @@ struct CDNRetryTests {
                 #expect(recovered.response?.status == 200)
                 #expect(attempts.withLock { $0 } == 2)
                 let failed = await probe.observeCDN(domain: "shop.test")
-                #expect(failed.failure?.kind == "other")
+                #expect(failed.failure?.kind == .other)
                 #expect(attempts.withLock { $0 } == 4)
             }
         }

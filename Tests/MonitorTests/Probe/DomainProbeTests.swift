@@ -98,7 +98,7 @@ struct DomainProbeTests {
         try await withProbeFixtures(certificate: certificate, routes: routes, cdnServes: [domain]) { fixtures in
             let observation = await fixtures.probe.observe(domain: domain, now: Date.init)
             let failure = try #require(observation.wellKnown.failure)
-            #expect(failure.kind == kind)
+            #expect(failure.kind.rawValue == kind)
             #expect(!failure.message.isEmpty)
             let facts = try #require(observation.wellKnown.certificate)
             #expect(facts.notAfter == fixtures.origin.certificate.notAfter)
@@ -134,7 +134,7 @@ struct DomainProbeTests {
             if size <= 131_072 {
                 #expect(observation.wellKnown.response?.body.count == size)
             } else {
-                #expect(observation.wellKnown.failure?.kind == "too_large")
+                #expect(observation.wellKnown.failure?.kind == .tooLarge)
             }
         }
     }

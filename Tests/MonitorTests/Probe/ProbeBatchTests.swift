@@ -23,8 +23,8 @@ struct ProbeBatchTests {
             }
             #expect(arrived.map(\.domain) == ["good.origin.test", "hang.origin.test"])
             let hanging = try #require(arrived.last)
-            #expect(hanging.wellKnown.failure?.kind == "timeout")
-            #expect(hanging.root?.failure?.kind == "timeout")
+            #expect(hanging.wellKnown.failure?.kind == .timeout)
+            #expect(hanging.root?.failure?.kind == .timeout)
             #expect(hanging.cdn?.response?.status == 200)
             #expect(fixtures.cdn.requests.contains { $0.path == "/a/v1/hang.origin.test" })
             #expect(arrived.first?.wellKnown.response?.status == 200)

@@ -3,7 +3,7 @@ import Monitor
 import TestSupport
 import Testing
 
-/// `status` and `history` exit codes with the real binary (check-codes.md: 0 state read, 1 no state, 2 usage).
+/// `status` and `history` exit codes with the real binary (0 state read, 1 no state, 2 usage).
 @Suite("status and history exit codes")
 struct StatusCommandTests {
     @Test("no database, or no state for the domain, is exit 1; a bad domain is exit 2")

@@ -18,7 +18,7 @@ struct StatusReaderTests {
     @Test("status --json has the documented shape with RFC 3339 times and explicit nulls")
     func statusShape() async throws {
         try await withTemporaryStore(.inMemory) { store, _ in
-            let finding = ReportFinding(code: "cdn.stale", severity: .warning, source: .cdn, message: "stale")
+            let finding = ReportFinding(code: .cdnStale, severity: .warning, source: .cdn, message: "stale")
             try await store.record(report: R.report(at: 0, origin: "sha256:a", cdn: "sha256:a"))
             try await store.record(
                 report: R.report(at: 10, origin: "sha256:b", cdn: "sha256:a", findings: [finding]),

@@ -12,7 +12,7 @@ struct MonitorStoreTests {
     func recordAndReadBack(kind: StoreKind) async throws {
         try await withTemporaryStore(kind) { store, _ in
             let finding = ReportFinding(
-                code: "origin.redirect", severity: .error, source: .wellKnown, message: "redirects",
+                code: .originRedirect, severity: .error, source: .wellKnown, message: "redirects",
                 detail: ["location": "https://www.example.com/"])
             let result = try await store.record(
                 report: R.report(at: 0, origin: "sha256:a", cdn: "sha256:a", findings: [finding]))
@@ -61,7 +61,7 @@ struct MonitorStoreTests {
                 alerts: AlertPolicy(failureThreshold: 1),
                 webhooks: [WebhookConfiguration(name: "ops", url: "https://hooks.example.test/x")])
             let redirect = ReportFinding(
-                code: "origin.redirect", severity: .error, source: .wellKnown, message: "redirects")
+                code: .originRedirect, severity: .error, source: .wellKnown, message: "redirects")
             let broken = R.report(
                 at: 0, origin: nil, cdn: "sha256:a", verdict: .originBroken, findings: [redirect])
             let first = try await store.record(report: broken, policy: policy)
@@ -106,7 +106,7 @@ struct MonitorStoreTests {
     @Test("retention keeps the current state and removes old rows", arguments: StoreKind.allCases)
     func prune(kind: StoreKind) async throws {
         try await withTemporaryStore(kind) { store, _ in
-            let stale = ReportFinding(code: "cdn.stale", severity: .warning, source: .cdn, message: "stale")
+            let stale = ReportFinding(code: .cdnStale, severity: .warning, source: .cdn, message: "stale")
             try await store.record(report: R.report(at: 0, origin: "sha256:old", cdn: "sha256:old"))
             try await store.record(
                 report: R.report(at: 10, origin: "sha256:new", cdn: "sha256:old", findings: [stale]))

@@ -1,0 +1,127 @@
+import AASA
+import Foundation
+import MonitorCore
+
+/// The page at `/domains/NAME`: the verdict and its explanation, the difference between the origin's file and
+/// Apple's copy, the propagation chart and the timeline.
+enum DomainPageHTML {
+    static func render(_ page: DomainPage) -> String {
+        var html = HTMLWriter()
+        html.pageStart(title: "\(page.domain): aasa-monitor", root: "../")
+        html.raw("<p><a href=\"../\">← all domains</a></p><header><h1>")
+        html.text(page.domain)
+        html.raw("</h1>")
+        html.verdict(page.status?.verdict)
+        html.raw("</header>")
+        if let status = page.status {
+            facts(status, now: page.now, into: &html)
+            findings(status, now: page.now, into: &html)
+        }
+        html.raw("<section><h2>Origin and Apple's copy</h2>")
+        difference(page, into: &html)
+        html.raw("</section><section><h2>Propagation delays</h2>")
+        PropagationChart.render(page.propagations, into: &html)
+        html.raw("</section>")
+        timeline(page, into: &html)
+        html.pageEnd()
+        return html.html
+    }
+
+    static func facts(_ status: DomainStatus, now: Date, into html: inout HTMLWriter) {
+        html.raw("<section><dl class=\"facts\"><dt>Since</dt><dd>")
+        html.time(status.since, now: now)
+        html.raw("</dd><dt>Last check</dt><dd>")
+        html.time(status.lastCheck, now: now)
+        html.text(" (took \(String(format: "%.1f", status.lastDuration)) s)")
+        html.raw("</dd><dt>Apple's CDN</dt><dd>")
+        html.text(StatusText.cdnText(status.cdn))
+        html.raw("</dd><dt>Certificate expires</dt><dd>")
+        html.time(status.certificate.notAfter, now: now)
+        html.raw("</dd><dt>Alerts</dt><dd>")
+        if status.alerts.isEmpty { html.raw("none") }
+        for (index, alert) in status.alerts.enumerated() {
+            if index > 0 { html.raw("<br>") }
+            let subject = alert.subject.isEmpty ? "" : " \(alert.subject)"
+            html.text("\(alert.code) [\(alert.source.rawValue)]\(subject): \(alert.state ?? "unknown") since ")
+            html.time(alert.since, now: now)
+        }
+        html.raw("</dd></dl></section>")
+    }
+
+    static func findings(_ status: DomainStatus, now: Date, into html: inout HTMLWriter) {
+        html.raw("<section><h2>Findings</h2>")
+        if status.findings.isEmpty { html.raw("<p>None: the last check found nothing to report.</p>") }
+        for finding in status.findings {
+            html.raw(#"<div class="finding"><p><strong class="sev-"#)
+            html.text(finding.severity.rawValue)
+            html.raw(#"">"#)
+            html.text("\(finding.severity.rawValue) \(finding.code)")
+            html.raw("</strong> ")
+            let subject = finding.subject.isEmpty ? "" : " \(finding.subject)"
+            html.text("[\(finding.source.rawValue)]\(subject), since ")
+            html.time(finding.since, now: now)
+            html.raw("</p><p class=\"message\">")
+            html.text(finding.message)
+            if let code = FindingCode(id: finding.code) {
+                // The registry's texts, as `aasa-monitor explain CODE` prints them.
+                html.raw("</p><p><em>Meaning:</em> ")
+                html.text(code.meaning)
+                html.raw("</p><p><em>Why Apple cares:</em> ")
+                html.text(code.whyAppleCares)
+            }
+            html.raw("</p><p><em>What to do:</em> ")
+            html.text(FixAdvice.text(for: finding.code))
+            html.raw("</p></div>")
+        }
+        html.raw("</section>")
+    }
+
+    static func difference(_ page: DomainPage, into html: inout HTMLWriter) {
+        guard let diff = page.difference else {
+            html.raw("<p>")
+            html.text("Cannot compare: \(page.differenceNote ?? "unknown").")
+            html.raw("</p>")
+            return
+        }
+        if diff.sameMeaning {
+            html.raw("<p>Apple serves the origin's meaning (")
+            html.text(diff.hashB)
+            html.raw(").</p>")
+            return
+        }
+        html.raw("<p>")
+        html.text(
+            "Apple's copy (\(diff.hashA)) differs from the origin's file (\(diff.hashB))"
+                + (diff.canChangeBehavior
+                    ? "; devices behave differently until Apple catches up:"
+                    : " only in "
+                        + "ways that do not change what devices do:"))
+        html.raw("</p><ul>")
+        for change in diff.changes {
+            html.raw("<li><code>")
+            html.text(change.path)
+            html.raw("</code> ")
+            html.text(
+                "\(change.kind.rawValue): \(change.summary)" + (change.affectsBehavior ? "" : " (no behaviour change)"))
+            html.raw("</li>")
+        }
+        html.raw("</ul>")
+    }
+
+    static func timeline(_ page: DomainPage, into html: inout HTMLWriter) {
+        html.raw("<section><h2>Timeline</h2>")
+        if page.timeline.isEmpty { html.raw("<p>No events yet.</p>") }
+        html.raw("<table><tbody>")
+        for event in page.timeline.reversed() {
+            html.raw("<tr><td>")
+            html.time(event.at, now: page.now)
+            html.raw("</td><td>")
+            html.text(event.kind.rawValue)
+            html.raw("</td><td>")
+            // HistoryText's words for the detail, without its leading time and kind.
+            html.text(HistoryText.line(event).split(separator: " ").dropFirst(2).joined(separator: " "))
+            html.raw("</td></tr>")
+        }
+        html.raw("</tbody></table></section>")
+    }
+}

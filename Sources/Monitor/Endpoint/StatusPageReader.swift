@@ -1,0 +1,62 @@
+import AASA
+import Foundation
+import MonitorCore
+
+/// Reads what the status pages show from the store, through `StatusReader` and `StoreReader` only.
+public struct StatusPageReader: Sendable {
+    /// The newest timeline events a domain page lists.
+    static let timelineLimit = 200
+
+    let store: StoreReader
+
+    public init(store: StoreReader) {
+        self.store = store
+    }
+
+    /// The overview: one read of every configured domain's state, so its cost is linear in the domains.
+    public func overview(now: Date, configured: [String], lastCycle: Date?) async throws -> StatusPage {
+        let snapshot = try await StatusReader(store: store).snapshot(now: now, domains: configured)
+        let byName = Dictionary(snapshot.domains.map { ($0.domain, $0) }, uniquingKeysWith: { first, _ in first })
+        let monitorAlerts = try await store.alertStates().filter { $0.identity.code.hasPrefix("monitor.") }.map {
+            alert in
+            let summary = AlertStateSummary.decode(alert.stateJSON)
+            return AlertStatus(
+                code: alert.identity.code, source: alert.identity.source, subject: alert.identity.subject,
+                state: summary.state, since: summary.since)
+        }
+        return StatusPage(
+            now: now, daemon: snapshot.daemon, lastCycle: lastCycle,
+            domains: configured.map { ($0, byName[$0]) }, outbox: snapshot.outbox,
+            monitorAlerts: monitorAlerts.filter(\.isOpen))
+    }
+
+    /// One domain's page, or `nil` when the domain is not configured.
+    public func domain(_ name: String, now: Date, configured: Bool) async throws -> DomainPage? {
+        guard configured else { return nil }
+        let state = try await store.domainState(name)
+        var status: DomainStatus?
+        if let state {
+            status = StatusReader(store: store).domainStatus(state, alerts: try await store.alertStates(domain: name))
+        }
+        let (difference, note) = try await difference(state)
+        return DomainPage(
+            now: now, domain: name, status: status,
+            timeline: try await store.history(domain: name, limit: Self.timelineLimit), difference: difference,
+            differenceNote: note, propagations: try await store.propagations(domain: name))
+    }
+
+    /// Apple's copy against the origin's file, by meaning, from the documents the store keeps.
+    private func difference(_ state: DomainState?) async throws -> (DocumentDiff?, String?) {
+        guard let state else { return (nil, "not checked yet") }
+        guard let originHash = state.originHash else { return (nil, "the origin has served no valid file yet") }
+        guard let cdnHash = state.cdnHash else {
+            return (nil, state.lastCDNCheck == nil ? "Apple's CDN was not asked yet" : "Apple's CDN serves no copy")
+        }
+        guard let originText = try await store.document(hash: originHash),
+            let cdnText = try await store.document(hash: cdnHash),
+            let origin = AASAParser.parse(Array(originText.utf8)).document,
+            let cdn = AASAParser.parse(Array(cdnText.utf8)).document
+        else { return (nil, "the store no longer keeps both files") }
+        return (AASADiff.compare(cdn, origin), nil)
+    }
+}

@@ -1,0 +1,114 @@
+import AASA
+import Foundation
+
+/// The monitor's own health, seen across domains: trouble of our host is one `monitor.*` alert, not N domain alerts.
+///
+/// When Apple's CDN cannot be reached from this host, every domain's check says so, and each `cdn.unreachable`
+/// "says nothing about the domain". When this host loses its network, every origin fails DNS or connect at once.
+/// Both are one condition of the monitor, with its own alert and webhook routing; meanwhile the domains' alerts
+/// on the sources that could not be seen are held (neither fired nor resolved).
+///
+/// The rules, on the checks as they finish:
+/// - `monitor.cdn_unreachable` fires when the last 3 checks that asked Apple's CDN (or every domain's, with fewer
+///   than 3 domains) could not reach it, and resolves at the first check that reaches it again.
+/// - `monitor.network` fires when, among the latest check of each domain, at least 3 domains and at least half of
+///   them failed DNS or connect at `.well-known`; it resolves when that is no longer so. With fewer than 3 domains
+///   a network outage cannot be told from broken origins, so it never fires.
+public struct MonitorConditions: Sendable, Hashable {
+    /// The condition codes.
+    public enum Code: String, Sendable, Hashable, Codable, CaseIterable {
+        case cdnUnreachable = "monitor.cdn_unreachable"
+        case network = "monitor.network"
+    }
+
+    /// An active condition.
+    public struct Condition: Sendable, Hashable, Codable {
+        public var code: Code
+        public var since: Date
+        public var message: String
+
+        public init(code: Code, since: Date, message: String) {
+            self.code = code
+            self.since = since
+            self.message = message
+        }
+    }
+
+    /// A condition starting or ending.
+    public enum Transition: Sendable, Hashable {
+        case fired(Condition)
+        case resolved(Condition, at: Date)
+    }
+
+    public private(set) var active: [Code: Condition] = [:]
+    private var cdnFailuresInARow = 0
+    private var networkFailing: [String: Bool] = [:]
+
+    public init(active: [Condition] = []) {
+        for condition in active { self.active[condition.code] = condition }
+    }
+
+    /// The sources whose domain alerts are held while the active conditions last.
+    public var heldSources: Set<FindingSource> {
+        active[.network] != nil ? [.wellKnown, .root] : []
+    }
+
+    /// Folds one finished check in; `domains` is how many domains are configured.
+    public mutating func record(_ report: DomainReport, domains: Int, now: Date) -> [Transition] {
+        var transitions: [Transition] = []
+        if report.cdn != nil {
+            let unreachable = report.findings.contains { $0.has(.cdnUnreachable) }
+            cdnFailuresInARow = unreachable ? cdnFailuresInARow + 1 : 0
+            let needed = max(1, min(3, domains))
+            if cdnFailuresInARow >= needed, active[.cdnUnreachable] == nil {
+                let reason = report.cdn?.errorMessage ?? report.cdn?.error ?? "no answer"
+                let condition = Condition(
+                    code: .cdnUnreachable, since: now,
+                    message: "Apple's CDN cannot be reached from this host (\(reason)): the last \(cdnFailuresInARow) "
+                        + "checks got no answer from it. Domain checks go on; their CDN facts and alerts are held "
+                        + "until it answers. Check this host's outbound HTTPS, proxy and DNS.")
+                active[.cdnUnreachable] = condition
+                transitions.append(.fired(condition))
+            } else if !unreachable, let condition = active.removeValue(forKey: .cdnUnreachable) {
+                transitions.append(.resolved(condition, at: now))
+            }
+        }
+        let networkFailure = report.findings.contains {
+            $0.source == .wellKnown && ($0.has(.originDNS) || $0.has(.originConnect))
+        }
+        networkFailing[report.domain] = networkFailure
+        let failing = networkFailing.values.filter { $0 }.count
+        let outage = domains >= 3 && failing >= 3 && Double(failing) >= Double(max(domains, networkFailing.count)) / 2
+        if outage, active[.network] == nil {
+            let condition = Condition(
+                code: .network, since: now,
+                message: "\(failing) of \(domains) domains fail DNS or connect at once: this host's network is the "
+                    + "likelier cause. Their origin alerts are held until it recovers. Check this host's DNS "
+                    + "resolver, routes and firewall.")
+            active[.network] = condition
+            transitions.append(.fired(condition))
+        } else if !outage, let condition = active.removeValue(forKey: .network) {
+            transitions.append(.resolved(condition, at: now))
+        }
+        return transitions
+    }
+}
+
+extension MonitorEvent {
+    /// `monitor.firing` / `monitor.resolved` for a condition of the monitor itself (domain empty).
+    public static func monitor(_ transition: MonitorConditions.Transition, id: String) -> MonitorEvent {
+        switch transition {
+        case .fired(let condition):
+            return MonitorEvent(
+                id: id, type: .monitorFiring, occurredAt: condition.since, domain: "", code: condition.code.rawValue,
+                severity: .error, source: nil, message: condition.message,
+                detail: ["since": .string(RFC3339.string(condition.since))])
+        case .resolved(let condition, let at):
+            return MonitorEvent(
+                id: id, type: .monitorResolved, occurredAt: at, domain: "", code: condition.code.rawValue,
+                severity: .error, source: nil,
+                message: "Resolved: \(condition.code.rawValue) since \(RFC3339.string(condition.since)) is over.",
+                detail: ["since": .string(RFC3339.string(condition.since))])
+        }
+    }
+}

@@ -1,0 +1,38 @@
+/// What a configuration refers to outside its own text: files (`url_file`, `secret_file`, CA files) and
+/// environment variables (`url_env`, `secret_env`). The loader is pure and sees them only through this value, so
+/// `config check`, `run` and SIGHUP validate them in one place and tests pass fakes in.
+public struct ConfigurationSurroundings {
+    /// What happens to a `url_env`/`secret_env` that names an unset variable.
+    public enum UnsetVariables: Sendable {
+        /// A problem: `run` and SIGHUP cannot deliver without the value.
+        case problem
+        /// A warning: `config check` may run where the daemon's environment is not set.
+        case warning
+    }
+
+    /// Variables for `url_env` and `secret_env`.
+    public var environment: [String: String]
+    /// Reads `url_file` and `secret_file`; its error's description is shown, so it names the reason, not contents.
+    public var readFile: (String) throws -> String
+    /// Why the file at a path cannot serve as a CA file (`http.ca_file`, `webhooks[].ca_file`), or `nil` when it
+    /// can: it exists, is a regular readable file, and holds at least one PEM certificate.
+    public var caFileProblem: (String) -> String?
+    public var unsetVariables: UnsetVariables
+
+    public init(
+        environment: [String: String], readFile: @escaping (String) throws -> String,
+        caFileProblem: @escaping (String) -> String?, unsetVariables: UnsetVariables = .problem
+    ) {
+        self.environment = environment
+        self.readFile = readFile
+        self.caFileProblem = caFileProblem
+        self.unsetVariables = unsetVariables
+    }
+}
+
+/// A configuration that loaded, and what is worth saying about it without refusing it.
+public struct LoadedConfiguration: Sendable {
+    public var configuration: MonitorConfiguration
+    /// Problems that do not stop this command (an unset `url_env` in `config check`), as `file:line: key: message`.
+    public var warnings: [ConfigurationProblem]
+}

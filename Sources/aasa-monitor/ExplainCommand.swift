@@ -1,0 +1,49 @@
+import AASA
+import ArgumentParser
+import MonitorCore
+
+/// `aasa-monitor explain CODE`: what a finding code means, why Apple cares, how to fix it, with an example.
+///
+/// Everything printed comes from the `FindingCode` registry, the same table the chat "What to do" line reads, and
+/// the discussion below lists every code so the generated man page carries the full reference.
+struct ExplainCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "explain",
+        abstract: "Explain a finding code: what it means, why Apple cares, how to fix it.",
+        discussion: """
+            Prints the code's usual severity and meaning, why Apple's CDN or the devices care, how to fix it and \
+            an example. `--list` prints every code with its severity. Exits 0; exits 2 for an unknown code \
+            (naming the nearest known one) or a usage error.
+
+            Every finding code (`origin.*`: how the origin answered; `aasa.*`: the document's content; `cdn.*`: \
+            Apple's copy; `expect.*`: your expectations):
+
+
+            """ + FindingCode.all.map { "\($0.id) (\($0.severityText)): \($0.meaning)" }.joined(separator: "\n\n")
+    )
+
+    @Argument(help: "The finding code, e.g. origin.bot_blocked.")
+    var code: String?
+
+    @Flag(name: .long, help: "List every finding code with its severity.")
+    var list = false
+
+    func validate() throws {
+        if list, code != nil { throw ValidationError("Give either a code or --list, not both.") }
+        if !list, code == nil { throw ValidationError("Name a finding code (e.g. origin.bot_blocked), or use --list.") }
+    }
+
+    func run() throws {
+        guard let code else {
+            print(FindingCode.listing)
+            return
+        }
+        guard let registered = FindingCode(id: code) else {
+            let nearest = FindingCode.nearest(to: code)
+            throw CommandFailure.usage(
+                "'\(code)' is not a finding code; the nearest is \(nearest.id) "
+                    + "(`aasa-monitor explain --list` lists every code)")
+        }
+        print(registered.explanation)
+    }
+}
