@@ -77,10 +77,13 @@ struct StatusCommand: AsyncParsableCommand {
             }
         }
         // The documented exit 1: no state yet (nothing checked, or none of the named domains).
+        // A fresh package install's configuration lists no domains: say so instead of "no state yet for ".
         if snapshot.domains.isEmpty {
-            throw CommandFailure(
-                message: "no state yet for \(names?.joined(separator: ", ") ?? "any domain") in \(database)",
-                exitCode: 1)
+            let subject =
+                names.map {
+                    $0.isEmpty ? "any domain: the configuration lists none under domains:" : $0.joined(separator: ", ")
+                } ?? "any domain"
+            throw CommandFailure(message: "no state yet for \(subject) in \(database)", exitCode: 1)
         }
     }
 
@@ -89,7 +92,7 @@ struct StatusCommand: AsyncParsableCommand {
     static let noStateJSON =
         #"{"daemon":{"heartbeat":null,"heartbeat_age":null,"host":null,"pid":null,"running":false,"#
         + #""started_at":null,"version":null},"domains":[],"#
-        + #""outbox":{"dead":0,"next_attempt":null,"pending":0,"retrying":0}}"#
+        + #""monitor":[],"outbox":{"dead":0,"next_attempt":null,"pending":0,"retrying":0}}"#
 }
 
 /// `aasa-monitor history DOMAIN`: the domain's timeline — origin changes, Apple catching up, verdict changes.
