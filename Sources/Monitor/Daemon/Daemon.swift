@@ -74,7 +74,8 @@ public enum Daemon {
             logger.critical("cannot start the HTTP engine", metadata: ["error": "\(error)"])
             return 1
         }
-        let runtime = DaemonRuntime(configuration: configuration, states: states, now: clock())
+        let conditions = (try? await store.activeConditions()) ?? []
+        let runtime = DaemonRuntime(configuration: configuration, states: states, now: clock(), conditions: conditions)
         let notifier = SystemdNotifier(environment: options.environment)
         let services = DaemonServices(
             runtime: runtime, store: store, engine: engine, notifier: notifier, options: options, logger: logger,

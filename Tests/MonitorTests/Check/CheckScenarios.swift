@@ -55,6 +55,11 @@ struct CheckScenarios {
         case "bom":
             FixtureResponse(
                 headers: [("Content-Type", "application/json")], body: .bytes([0xEF, 0xBB, 0xBF] + Array(current.utf8)))
+        case "slow":
+            // Past Apple's 5 s budget, within our 10 s timeout: Apple gives up, we do not.
+            {
+                var slow = json(current); slow.delay = .seconds(7); return slow
+            }()
         case "hang": .never
         // Terminal escapes in an app ID the report quotes: clear screen, red text, window title, bell. (A header
         // cannot carry them here: the fixture's HTTP/2 stack refuses control characters in header values.)
@@ -88,6 +93,10 @@ struct CheckScenarios {
                 ])
         case "absent":
             return .text("", status: 404, headers: [("Cache-Control", "max-age=3600"), ("Age", "10")])
+        case "slow":
+            return .text(
+                "", status: 404,
+                headers: [("Apple-Failure-Reason", "SWCERR00301 Timeout"), ("Apple-Try-Direct", "true")])
         case "unknown": return FixtureResponse(status: 503)
         case "longreason":
             return .text(
@@ -155,8 +164,11 @@ struct CheckScenarios {
     }
 
     /// The command-line options that point `aasa-monitor check` at these servers.
-    var commandOptions: [String] {
-        ["--cdn-base", "https://cdn.test/a/v1/", "--ca-file", caBundle, "--timeout", "3s"]
+    var commandOptions: [String] { options(timeout: "3s") }
+
+    /// The options with another `--timeout` (in the flag's own syntax).
+    func options(timeout: String) -> [String] {
+        ["--cdn-base", "https://cdn.test/a/v1/", "--ca-file", caBundle, "--timeout", timeout]
             + connectTo.flatMap { ["--connect-to", $0] }
     }
 }
