@@ -14,9 +14,15 @@ actor DaemonRuntime {
     private var outboxChanged = false
     private(set) var checksCompleted = 0
     private(set) var checksFailed = 0
+    /// The monitor's own conditions (`monitor.*`), folded from every finished check.
+    private(set) var conditions: MonitorConditions
 
-    init(configuration: MonitorConfiguration, states: [DomainState], now: Date) {
+    init(
+        configuration: MonitorConfiguration, states: [DomainState], now: Date,
+        conditions: [MonitorConditions.Condition] = []
+    ) {
         self.configuration = configuration
+        self.conditions = MonitorConditions(active: conditions)
         self.states = Dictionary(states.map { ($0.domain, $0) }, uniquingKeysWith: { a, _ in a })
         self.lastTick = now
         plan.startupWindow = Self.startupWindow(domains: configuration.domains.count)
@@ -51,7 +57,8 @@ actor DaemonRuntime {
         lastTick = now
         let room = configuration.http.concurrency - inFlight.count
         guard room > 0, let first = plan.nextWake, first <= now else { return [] }
-        let ledger = configuration.ledgerPolicy
+        var ledger = configuration.ledgerPolicy
+        ledger.heldSources = conditions.heldSources
         let domains = Dictionary(configuration.domains.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         var jobs: [CheckPipeline.Job] = []
         for name in plan.due(at: now).prefix(room) {
@@ -66,10 +73,14 @@ actor DaemonRuntime {
         return jobs
     }
 
-    /// Records a finished check (or its failure) and schedules the domain's next one.
-    func finished(_ domain: String, outcome: CheckPipeline.Outcome?, now: Date) {
+    /// Records a finished check (or its failure), schedules the domain's next one, and returns how the monitor's
+    /// own conditions changed with it.
+    @discardableResult
+    func finished(_ domain: String, outcome: CheckPipeline.Outcome?, now: Date) -> [MonitorConditions.Transition] {
         inFlight[domain] = nil
+        var transitions: [MonitorConditions.Transition] = []
         if let outcome {
+            transitions = conditions.record(outcome.report, domains: configuration.domains.count, now: now)
             outboxChanged = true
             states[domain] = outcome.ledger.state
             checksByVerdict[domain, default: [:]][outcome.report.verdict, default: 0] += 1
@@ -82,6 +93,12 @@ actor DaemonRuntime {
         plan.finished(
             domain, at: now, cdnBehind: behind, cdnExpiry: state?.expectedRefresh,
             random: { Double.random(in: 0..<1) })
+        return transitions
+    }
+
+    /// Notes that something was written to the outbox outside a check (a monitor condition's deliveries).
+    func markOutboxChanged() {
+        outboxChanged = true
     }
 
     /// Whether a check was recorded since the last call (and clears the mark).
@@ -125,7 +142,9 @@ actor DaemonRuntime {
     func statusLine() -> String {
         let counts = Dictionary(grouping: states.values, by: \.verdict).mapValues(\.count)
         let summary = Verdict.allCases.compactMap { verdict in counts[verdict].map { "\($0) \(verdict.rawValue)" } }
+        let monitor = conditions.active.keys.map(\.rawValue).sorted()
         return "watching \(configuration.domains.count) domains"
             + (summary.isEmpty ? "" : ": " + summary.joined(separator: ", "))
+            + (monitor.isEmpty ? "" : "; " + monitor.joined(separator: ", "))
     }
 }

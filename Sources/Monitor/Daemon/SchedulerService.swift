@@ -15,8 +15,9 @@ struct SchedulerService: Service {
     let pipeline: CheckPipeline
     let logger: Logger
     let clock: @Sendable () -> Date
-    /// Called once the loop runs (systemd's READY=1 goes out then).
-    let onStart: @Sendable () async -> Void
+    /// Called before the loop runs; it waits until start-up is complete (systemd's READY=1 goes out then) and
+    /// returns false when start-up failed, so that nothing is checked.
+    let onStart: @Sendable () async -> Bool
     /// The longest the loop sleeps: it wakes this often to notice due checks, completions and reloads.
     var tick: Duration = .milliseconds(200)
 
@@ -24,7 +25,7 @@ struct SchedulerService: Service {
         let stopping = Mutex(false)
         await withGracefulShutdownHandler {
             await withDiscardingTaskGroup { group in
-                await onStart()
+                guard await onStart() else { return }
                 while !stopping.withLock({ $0 }) && !Task.isCancelled {
                     let now = clock()
                     for job in await runtime.takeDueJobs(now: now) {
@@ -48,8 +49,9 @@ struct SchedulerService: Service {
     private func execute(_ job: CheckPipeline.Job) async {
         do {
             let outcome = try await pipeline.run(job)
-            await runtime.finished(job.domain, outcome: outcome, now: clock())
+            let transitions = await runtime.finished(job.domain, outcome: outcome, now: clock())
             log(outcome)
+            if !transitions.isEmpty { await record(transitions) }
         } catch is CancellationError {
             await runtime.finished(job.domain, outcome: nil, now: clock())
             logger.notice("check abandoned at shutdown", metadata: ["domain": "\(job.domain)"])
@@ -58,6 +60,36 @@ struct SchedulerService: Service {
             logger.error(
                 "check could not be recorded; it will be retried at the next interval",
                 metadata: ["domain": "\(job.domain)", "error": "\(error)"])
+        }
+    }
+
+    /// Writes the monitor's condition changes with their deliveries, and logs them.
+    private func record(_ transitions: [MonitorConditions.Transition]) async {
+        let now = clock()
+        let webhooks = await runtime.configuration.webhooks
+        var generator = SystemRandomNumberGenerator()
+        var deliveries: [OutboxInsert] = []
+        for transition in transitions {
+            let event = MonitorEvent.monitor(transition, id: EventID.make(at: now, using: &generator))
+            logger.notice(
+                "\(event.type.rawValue)",
+                metadata: ["code": "\(event.code)", "since": "\(event.detail["since"]?.logText ?? "-")"])
+            guard let kind = WebhookEvent(rawValue: event.type.rawValue),
+                let json = try? MonitorJSON.encoder().encode(event)
+            else { continue }
+            for webhook in webhooks where webhook.events.contains(kind) {
+                deliveries.append(
+                    OutboxInsert(
+                        deliveryID: DeliveryIdentity.deliveryID(eventID: event.id, webhookName: webhook.name),
+                        eventID: event.id, webhook: webhook.name, eventJSON: json, createdAt: now, nextAttemptAt: now))
+            }
+        }
+        do {
+            try await pipeline.store.record(conditions: transitions, deliveries: deliveries)
+            await runtime.markOutboxChanged()
+        } catch {
+            logger.error(
+                "a monitor condition could not be recorded", metadata: ["error": "\(error)"])
         }
     }
 

@@ -22,13 +22,16 @@ public struct StatusReader: Sendable {
         return StatusSnapshot(
             daemon: daemonStatus(try await store.heartbeat(), now: now),
             domains: states.map { domainStatus($0, alerts: alerts[$0.domain] ?? []) },
-            outbox: OutboxStatus(counts: try await store.outboxCounts(), nextAttempt: try await store.nextAttemptTime())
-        )
+            outbox: OutboxStatus(
+                counts: try await store.outboxCounts(), nextAttempt: try await store.nextAttemptTime()),
+            monitor: (alerts[""] ?? []).map(alertStatus))
     }
 
     /// The newest `limit` timeline events of `domain`, oldest first.
     public func history(domain: String, limit: Int = 1000) async throws -> HistoryReport {
-        HistoryReport(domain: domain, events: try await store.history(domain: domain, limit: limit))
+        HistoryReport(
+            domain: domain, events: try await store.history(domain: domain, limit: limit),
+            runs: try await store.runs(domain: domain, limit: 20))
     }
 
     func daemonStatus(_ heartbeat: Heartbeat?, now: Date) -> DaemonStatus {
@@ -58,12 +61,14 @@ public struct StatusReader: Sendable {
                 lastPropagationDelay: state.lastPropagationDelay,
                 propagationPendingSince: state.pendingPropagation?.changedAt),
             certificate: CertificateStatus(notAfter: state.certificateNotAfter),
-            alerts: alerts.map { alert in
-                let summary = AlertStateSummary.decode(alert.stateJSON)
-                return AlertStatus(
-                    code: alert.identity.code, source: alert.identity.source, subject: alert.identity.subject,
-                    state: summary.state, since: summary.since)
-            })
+            alerts: alerts.map(alertStatus))
+    }
+
+    func alertStatus(_ alert: StoredAlertState) -> AlertStatus {
+        let summary = AlertStateSummary.decode(alert.stateJSON)
+        return AlertStatus(
+            code: alert.identity.code, source: alert.identity.source, subject: alert.identity.subject,
+            state: summary.state, since: summary.since)
     }
 }
 

@@ -7,6 +7,8 @@ public struct StatusSnapshot: Sendable, Hashable, Encodable {
     public var daemon: DaemonStatus
     public var domains: [DomainStatus]
     public var outbox: OutboxStatus
+    /// The monitor's own conditions (`monitor.cdn_unreachable`, `monitor.network`) while they last.
+    public var monitor: [AlertStatus] = []
 }
 
 /// The daemon's liveness from its heartbeat.

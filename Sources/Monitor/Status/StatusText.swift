@@ -6,6 +6,11 @@ import MonitorCore
 public enum StatusText {
     public static func render(_ snapshot: StatusSnapshot) -> String {
         var lines = [daemonLine(snapshot.daemon)]
+        for condition in snapshot.monitor {
+            lines.append(
+                "monitor: \(condition.code) \(condition.state ?? "open") since \(condition.since?.rfc3339 ?? "-")"
+                    + " — the monitor's own trouble, not the domains'; their affected alerts are held")
+        }
         if snapshot.domains.isEmpty { lines.append("no domains checked yet") }
         for domain in snapshot.domains {
             lines.append(contentsOf: domainLines(domain))

@@ -33,7 +33,12 @@ enum FindingCauses {
         let blocked = result.first { $0.has(.originBotBlocked) && $0.source == .wellKnown }
         for index in result.indices where result[index].causedBy == nil {
             let finding = result[index]
-            if let blocked, finding.source == .wellKnown, finding.code != blocked.code, finding.severity > .info {
+            if finding.has(.cdnUnreachable) {
+                // Apple's CDN not answering us says nothing about the domain: it is the monitor's own condition.
+                result[index].causedBy = FindingCause(
+                    code: MonitorConditions.Code.cdnUnreachable.rawValue, source: .cdn)
+            } else if let blocked, finding.source == .wellKnown, finding.code != blocked.code, finding.severity > .info
+            {
                 // What Apple's user agent got (a 403, an HTML page) is the block itself, seen from the fetcher.
                 result[index].causedBy = FindingCause(code: blocked.code, source: .wellKnown)
             } else if finding.source == .root, let primary {

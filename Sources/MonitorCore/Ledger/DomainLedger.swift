@@ -6,9 +6,14 @@ public struct LedgerPolicy: Sendable {
     public var alerts: AlertPolicy
     public var webhooks: [WebhookConfiguration]
 
-    public init(alerts: AlertPolicy, webhooks: [WebhookConfiguration]) {
+    /// Sources whose domain alerts are held (neither fired nor resolved) while a condition of the monitor itself
+    /// means they could not really be seen: the origins during `monitor.network`.
+    public var heldSources: Set<FindingSource>
+
+    public init(alerts: AlertPolicy, webhooks: [WebhookConfiguration], heldSources: Set<FindingSource> = []) {
         self.alerts = alerts
         self.webhooks = webhooks
+        self.heldSources = heldSources
     }
 
     /// The default alert policy and no webhooks: alert states are kept (for `status`), nothing is sent.
@@ -41,12 +46,27 @@ public enum DomainLedger {
     ) -> LedgerOutcome {
         let now = report.checkedAt
         var (state, timeline) = DomainStateTransition.apply(previous: snapshot.state, report: report)
+        var check = AlertCheck(report: report)
+        if !policy.heldSources.isEmpty {
+            check.observedSources.subtract(policy.heldSources)
+            check.findings.removeAll { policy.heldSources.contains($0.source) }
+        }
         let transition = AlertStateMachine.advance(
-            states: snapshot.alerts, check: AlertCheck(report: report), policy: policy.alerts, now: now,
-            makeID: makeID)
+            states: snapshot.alerts, check: check, policy: policy.alerts, now: now, makeID: makeID)
         let alerts = transition.states.filter { $0.key.domain == report.domain }
         var events = annotate(transition.events, state: &state, alerts: alerts, report: report)
-        events += timelineEvents(timeline, snapshot: snapshot, report: report, makeID: makeID)
+        let informational = timelineEvents(timeline, snapshot: snapshot, report: report, makeID: makeID)
+        events += informational
+        timeline = timeline.map { entry in
+            // `history` shows what changed beside the hashes: the first changes of the semantic diff.
+            guard entry.kind == .originChanged,
+                let diff = informational.first(where: { $0.type == .originChanged })?.diff
+            else { return entry }
+            var entry = entry
+            entry.detail["changes"] = .array(diff.changes.prefix(5).map { .string($0.summary) })
+            entry.detail["change_count"] = .int(diff.changes.count)
+            return entry
+        }
         return LedgerOutcome(
             state: state, alerts: alerts, alertsChanged: alerts != snapshot.alerts,
             run: runUpdate(snapshot.run, report: report), timeline: timeline, events: events,
