@@ -20,21 +20,23 @@ enum MatchBenchmark {
         let matcher = URLMatcher(document: document)
         var decisions = [0, 0, 0]
         let repetitions = 20
-        let seconds = Measurement.medianSeconds {
+        let seconds = Measurement.medianWallAndCPUSeconds {
             for _ in 0..<repetitions {
                 for url in urls {
                     switch matcher.decide(url, appID: app, domain: "example.com").decision {
                     case .match: decisions[0] += 1
                     case .exclude: decisions[1] += 1
-                    case .noMatch: decisions[2] += 1
+                    case .noMatch, .undecided: decisions[2] += 1
                     }
                 }
             }
         }
         let total = decisions.reduce(0, +)
-        let rate = Double(urls.count * repetitions) / seconds
+        let rate = Double(urls.count * repetitions) / seconds.wall
+        let cpuRate = Double(urls.count * repetitions) / seconds.cpu
         print(
-            "match  \(name): \(Measurement.format(rate)) decisions/s (median of 7 runs; "
+            "match  \(name): \(Measurement.format(rate)) decisions/s wall, \(Measurement.format(cpuRate)) per "
+                + "CPU-second (median of 7 runs; "
                 + "mix \(decisions[0] * 100 / total)% match, \(decisions[1] * 100 / total)% exclude, "
                 + "\(decisions[2] * 100 / total)% no_match)")
     }

@@ -9,7 +9,8 @@ struct MatchCommand: ParsableCommand {
         discussion: """
             Prints one decision per URL and app: match (opens the app), exclude (an exclude rule or a legacy \
             "NOT " path matched first) or no_match, with the rule that decided. Exits 0 when every URL was \
-            evaluated, whatever the decisions; 2 when the file cannot be read or parsed, or a URL is not an \
+            evaluated, whatever the decisions; 1 when a decision is undecided (a rule too large to decide \
+            safely within the step budget); 2 when the file cannot be read or parsed, or a URL is not an \
             absolute https URL.
             """
     )
@@ -53,8 +54,9 @@ struct MatchCommand: ParsableCommand {
         if json {
             try JSONOutput.print(MatchReport(results: results))
         } else {
-            results.forEach { print($0.line) }
+            results.forEach { printForTerminal($0.line) }
         }
+        if results.contains(where: { $0.decision == .undecided }) { throw CommandFailure.negative }
     }
 }
 

@@ -96,3 +96,63 @@ struct MatcherAdversarialTests {
         }
     }
 }
+
+/// The walk for wildcard-free variables and the first-segment rule index, against references.
+@Suite("Variable walks and the rule index agree with references")
+struct MatcherVariableWalkTests {
+    typealias F = MatcherFixtures
+
+    /// Textbook recursive matching with `v` standing for any of `values` (written `V` in the pattern).
+    static func reference(_ pattern: [Character], _ text: [Character], values: [String]) -> Bool {
+        guard let head = pattern.first else { return text.isEmpty }
+        let rest = Array(pattern.dropFirst())
+        switch head {
+        case "*": return (0...text.count).contains { reference(rest, Array(text.dropFirst($0)), values: values) }
+        case "?": return !text.isEmpty && reference(rest, Array(text.dropFirst()), values: values)
+        case "V":
+            return values.contains { value in
+                text.starts(with: value) && reference(rest, Array(text.dropFirst(value.count)), values: values)
+            }
+        default: return text.first == head && reference(rest, Array(text.dropFirst()), values: values)
+        }
+    }
+
+    @Test(
+        "random fragment patterns with a wildcard-free variable decide as the reference",
+        arguments: [5, 6, 7] as [UInt64])
+    func agreesWithReference(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let values = ["a", "ab", "", "ba"]
+        let alphabet: [Character] = ["a", "b", "*", "?", "V", "V"]
+        for _ in 0..<300 {
+            let pattern = (0..<Int.random(in: 1...6, using: &random)).map { _ in alphabet.randomElement(using: &random)!
+            }
+            let text = (0..<Int.random(in: 0...8, using: &random)).map { _ in
+                (["a", "b"] as [Character]).randomElement(using: &random)!
+            }
+            let written = pattern.map { $0 == "V" ? "$(v)" : String($0) }.joined()
+            let document = F.document([F.component(fragment: written)], variables: ["v": values])
+            let decision = try F.decision(document, "https://example.com/#\(String(text))")
+            let expected = Self.reference(pattern, text, values: values)
+            #expect(decision == (expected ? .match : .noMatch), "seed \(seed): \(written) on \(String(text))")
+        }
+    }
+
+    @Test("indexed and unindexed rules, in several forms, still decide in document order")
+    func indexKeepsOrder() throws {
+        let rules = [
+            F.component("/a*", query: .string("first")),
+            F.component("/a/b", exclude: true),
+            F.component("/A/*", caseSensitive: false),
+            F.component("/x/y/*", exclude: true, percentEncoded: false),
+            F.component("*"),
+        ]
+        let matcher = URLMatcher(document: F.document(rules))
+        for (url, index) in [
+            ("/a/b?first", 0), ("/a/b", 1), ("/A/b", 2), ("/a/c", 2), ("/x%2Fy/z", 3), ("/x/y", 3), ("/x", 4),
+            ("/X%2Fy", 4), ("/", 4),
+        ] {
+            #expect(try matcher.decide(url: "https://example.com\(url)", appID: F.app).rule?.index == index, "\(url)")
+        }
+    }
+}

@@ -24,6 +24,18 @@ struct MatcherPathTests {
         Case(pattern: "/buy", path: "/buy/", matches: true),
         Case(pattern: "/buy/", path: "/buy", matches: true),
         Case(pattern: "/buy/*", path: "/buy//", matches: true),
+        // P3: Apple drops EVERY trailing `/`, from the path and from the pattern (swcutil, 2026-11)
+        Case(pattern: "/buy/", path: "/buy//", matches: true),
+        Case(pattern: "/buy", path: "/buy///", matches: true),
+        Case(pattern: "/buy//", path: "/buy", matches: true),
+        Case(pattern: "/buy///", path: "/buy/", matches: true),
+        Case(pattern: "/buy/*", path: "/buy///", matches: true),
+        Case(pattern: "/a/b/", path: "/a/b//", matches: true),
+        Case(pattern: "/", path: "//", matches: true),
+        Case(pattern: "//", path: "/", matches: true),
+        Case(pattern: "/buy//", path: "/buy/x", matches: false),
+        Case(pattern: "/buy/", path: "/buyer//", matches: false),
+        Case(pattern: "/a//b", path: "/a/b", matches: false),
         // P4 final /* also matches without the segment
         Case(pattern: "/buy/*", path: "/buy", matches: true),
         Case(pattern: "/test/*", path: "/test", matches: true),
@@ -57,6 +69,14 @@ struct MatcherPathTests {
         let document = MatcherFixtures.document([MatcherFixtures.component(testCase.pattern)])
         let decision = try MatcherFixtures.decision(document, "https://example.com\(testCase.path)")
         #expect(decision == (testCase.matches ? .match : .noMatch))
+    }
+
+    @Test("with percentEncoded false, trailing %2F are trailing slashes once decoded, and all are dropped")
+    func decodedTrailingSlashes() throws {
+        let document = MatcherFixtures.document([MatcherFixtures.component("/buy/", percentEncoded: false)])
+        #expect(try MatcherFixtures.decision(document, "https://example.com/buy%2F%2F") == .match)
+        #expect(try MatcherFixtures.decision(document, "https://example.com/buy/%2F/") == .match)
+        #expect(try MatcherFixtures.decision(document, "https://example.com/buy%2Fx") == .noMatch)
     }
 
     @Test("a # in the URL starts the fragment, so a hash route is matched with the # key")

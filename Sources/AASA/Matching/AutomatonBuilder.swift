@@ -44,8 +44,7 @@ struct AutomatonBuilder {
                 builder.states[afterSlash].accepting = true
             }
         }
-        return GlobAutomaton(
-            builder: builder, literal: builder.literalText(of: pattern), prefix: builder.literalHead(of: elements))
+        return GlobAutomaton(builder: builder, prefix: builder.literalHead(of: elements))
     }
 
     /// The folded literal elements before the first wildcard or variable.
@@ -56,15 +55,6 @@ struct AutomatonBuilder {
             head.append(folded(scalar))
         }
         return head
-    }
-
-    /// The folded text of a pattern without wildcards or variables, so matching it is a comparison.
-    private func literalText(of pattern: GlobPattern) -> [UInt32]? {
-        guard pattern.isLiteral, states.count == pattern.elements.count + 1 else { return nil }
-        return pattern.elements.map { element in
-            guard case .literal(let scalar) = element else { return 0 }
-            return folded(scalar)
-        }
     }
 
     private mutating func newState() -> Int {
@@ -174,7 +164,7 @@ struct AutomatonBuilder {
                 builder.states[end].accepting = true
             }
         }
-        return GlobAutomaton(builder: builder, literal: nil, prefix: [])
+        return GlobAutomaton(builder: builder, prefix: [])
     }
 
     private mutating func addTriePath(

@@ -11,8 +11,4 @@ enum CaseFolding {
         guard lowered.count == 1, let first = lowered.first else { return scalar }
         return first.value
     }
-
-    static func fold(_ scalars: [UInt32]) -> [UInt32] {
-        scalars.map { fold($0) }
-    }
 }

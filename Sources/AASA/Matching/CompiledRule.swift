@@ -1,20 +1,23 @@
-/// One rule of one `details` entry, compiled once per document so each URL only runs automata.
-struct CompiledRule: Sendable {
+/// One rule of one `details` entry, compiled once per document so each URL only runs compiled matchers.
+final class CompiledRule: Sendable {
     /// The query part of a component.
     enum QueryMatcher: Sendable {
         /// Matches every query (pattern `*`, or a dictionary Apple disregards).
         case any
-        case whole(GlobAutomaton)
+        case whole(TextMatcher)
         /// Every named item must match; an absent item is matched as `""`, and every repeat of a name must match.
-        case items([(name: String, automaton: GlobAutomaton)])
+        case items([(name: [UInt32], value: TextMatcher)])
     }
 
     let description: DecidingRule
     let form: PreparedURL.Form
-    /// `nil` when the pattern matches everything, so the part is not even prepared.
-    let path: GlobAutomaton?
+    /// `nil` when the pattern matches every path, so the part is not even prepared.
+    let path: TextMatcher?
     let query: QueryMatcher
-    let fragment: GlobAutomaton?
+    let fragment: TextMatcher?
+    /// The path's first segment (between the leading `/` and the next, in the rule's form) when the pattern
+    /// spells it out literally; only URLs with that first segment can match, which `RuleIndex` uses.
+    let firstSegment: [UInt32]?
 
     var excludes: Bool { description.exclude }
 
@@ -23,18 +26,25 @@ struct CompiledRule: Sendable {
         self.description = description
         form = PreparedURL.Form(decodes: !effective.percentEncoded, folds: !effective.caseSensitive)
         let folds = form.folds
-        path = Self.pathAutomaton(effective.path, variables: variables, folds: folds)
-        fragment = Self.automaton(effective.fragment, variables: variables, folds: folds)
+        let path = Self.pathElements(effective.path)
+        self.path = path.map {
+            TextMatcher.compile($0, variables: variables, foldsCase: folds, optionalSlashStarTail: true)
+        }
+        firstSegment = path.flatMap { Self.firstSegment(of: $0, folds: folds) }
+        fragment = Self.matcher(effective.fragment, variables: variables, folds: folds)
         switch effective.query {
         case .disregarded:
             query = .any
         case .string(let pattern):
-            query = Self.automaton(pattern, variables: variables, folds: folds).map { .whole($0) } ?? .any
+            query = Self.matcher(pattern, variables: variables, folds: folds).map { .whole($0) } ?? .any
         case .items(let items):
             query = .items(
                 items.map { item in
-                    let pattern = GlobPattern(item.pattern)
-                    return (item.name, AutomatonBuilder.compile(pattern, variables: variables, foldsCase: folds))
+                    let pattern = GlobPattern(item.pattern).elements
+                    return (
+                        item.name.unicodeScalars.map(\.value),
+                        TextMatcher.compile(pattern, variables: variables, foldsCase: folds)
+                    )
                 })
         }
     }
@@ -44,45 +54,80 @@ struct CompiledRule: Sendable {
         self.description = description
         form = PreparedURL.Form(decodes: false, folds: false)
         let body = pattern.hasPrefix("NOT ") ? String(pattern.dropFirst(4)) : pattern
-        path = Self.pathAutomaton(body, variables: variables, folds: false)
+        let path = Self.pathElements(body)
+        self.path = path.map {
+            TextMatcher.compile($0, variables: variables, foldsCase: false, optionalSlashStarTail: true)
+        }
+        firstSegment = path.flatMap { Self.firstSegment(of: $0, folds: false) }
         query = .any
         fragment = nil
     }
 
-    func matches(_ url: inout PreparedURL) -> Bool {
-        if let path, !path.matches(url.path(form)) { return false }
+    /// True when every part matches; false also once `budget` is spent (the caller checks which).
+    func matches(_ url: inout PreparedURL, budget: inout StepBudget) -> Bool {
+        if let path, !path.matches(url.path(form), budget: &budget) { return false }
         switch query {
         case .any: break
-        case .whole(let automaton):
-            if !automaton.matches(url.query(form)) { return false }
+        case .whole(let matcher):
+            if !matcher.matches(url.query(form), budget: &budget) { return false }
         case .items(let rules):
-            let items = url.queryItems(form)
-            for rule in rules {
+            let count = url.itemCount(form)
+            // By index, so the loop borrows each item rule instead of copying (and retaining) it.
+            for number in rules.indices {
                 var seen = false
-                for item in items where item.name == rule.name {
+                for index in 0..<count {
+                    let item = url.item(index, form)
+                    guard budget.spend(1), item.name.elementsEqual(rules[number].name) else { continue }
                     seen = true
-                    if !rule.automaton.matches(item.value) { return false }
+                    if !rules[number].value.matches(item.value, budget: &budget) { return false }
                 }
-                if !seen && !rule.automaton.matches([]) { return false }
+                if !seen && !rules[number].value.matches(UnsafeBufferPointer(start: nil, count: 0), budget: &budget) {
+                    return false
+                }
             }
         }
-        if let fragment, !fragment.matches(url.fragment(form)) { return false }
+        if let fragment, !fragment.matches(url.fragment(form), budget: &budget) { return false }
         return true
     }
 
-    private static func automaton(_ text: String, variables: SubstitutionVariables, folds: Bool) -> GlobAutomaton? {
-        let pattern = GlobPattern(text)
-        if pattern.matchesEverything { return nil }
-        return AutomatonBuilder.compile(pattern, variables: variables, foldsCase: folds)
+    /// The largest pattern of the rule and what it was run against, for an undecided outcome's message.
+    var size: Int {
+        var largest = path?.size ?? 0
+        if case .whole(let matcher) = query { largest = max(largest, matcher.size) }
+        if case .items(let items) = query { largest = max(largest, items.map(\.value.size).max() ?? 0) }
+        return max(largest, fragment?.size ?? 0)
     }
 
-    /// Path rules P1–P5 on the pattern side: exactly one leading `/`, one trailing `/` dropped (unless the
-    /// pattern is `/`), and a final `/*` that may also match nothing.
-    private static func pathAutomaton(_ text: String, variables: SubstitutionVariables, folds: Bool) -> GlobAutomaton? {
-        var pattern = GlobPattern("/" + text.drop(while: { $0 == "/" }))
+    private static func matcher(_ text: String, variables: SubstitutionVariables, folds: Bool) -> TextMatcher? {
+        let pattern = GlobPattern(text)
+        if pattern.matchesEverything { return nil }
+        return TextMatcher.compile(pattern.elements, variables: variables, foldsCase: folds)
+    }
+
+    /// Path rules P1–P5 on the pattern side: exactly one leading `/` and every trailing `/` dropped (what remains
+    /// of `/` or `//` is `/`); `nil` when the pattern then matches every path (`/*`, `/**`).
+    static func pathElements(_ text: String) -> [GlobPattern.Element]? {
+        var elements = GlobPattern("/" + text.drop(while: { $0 == "/" })).elements
         let slash = GlobPattern.Element.literal(UInt32(UInt8(ascii: "/")))
-        if pattern.elements.count > 1 && pattern.elements.last == slash { pattern.elements.removeLast() }
-        if pattern.elements.count >= 2 && pattern.elements.dropFirst().allSatisfy({ $0 == .anyRun }) { return nil }
-        return AutomatonBuilder.compile(pattern, variables: variables, foldsCase: folds, optionalSlashStarTail: true)
+        while elements.count > 1 && elements.last == slash { elements.removeLast() }
+        if elements.count >= 2 && elements.dropFirst().allSatisfy({ $0 == .anyRun }) { return nil }
+        return elements
+    }
+
+    /// The literal first segment of a normalized path pattern, or `nil` when a wildcard or variable comes first.
+    /// A final `/*` (P4) is left out first: `/buy/*` still needs the first segment `buy`.
+    private static func firstSegment(of elements: [GlobPattern.Element], folds: Bool) -> [UInt32]? {
+        let slash = UInt32(UInt8(ascii: "/"))
+        var body = elements[...]
+        if body.count >= 2 && body.last == .anyRun && body[body.endIndex - 2] == .literal(slash) {
+            body = body.dropLast(2)
+        }
+        var segment: [UInt32] = []
+        for element in body.dropFirst() {
+            guard case .literal(let scalar) = element else { return nil }
+            if scalar == slash { return segment }
+            segment.append(folds ? CaseFolding.fold(scalar) : scalar)
+        }
+        return segment
     }
 }

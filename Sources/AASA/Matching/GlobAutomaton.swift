@@ -39,13 +39,11 @@ struct GlobAutomaton: Sendable {
     /// The variable automata that `calls` refer to.
     let subroutines: [GlobAutomaton]
     let accepting: [Bool]
-    /// A fast path: the text the pattern must equal, when it has no wildcard and no variable.
-    let literal: [UInt32]?
     /// The text every match starts with (the pattern's literal head), checked before simulating: most rules
     /// begin with a distinct directory, so most rules are rejected without running the automaton.
     let prefix: [UInt32]
 
-    init(builder: AutomatonBuilder, literal: [UInt32]?, prefix: [UInt32]) {
+    init(builder: AutomatonBuilder, prefix: [UInt32]) {
         transitions = builder.states.map { state in
             state.transitions.map { Transition(step: $0.step, target: Int32($0.target)) }
         }
@@ -55,18 +53,17 @@ struct GlobAutomaton: Sendable {
             state.calls.map { Call(subroutine: Int32($0.subroutine), returnTo: Int32($0.returnTo)) }
         }
         subroutines = builder.subroutines
-        self.literal = literal
         self.prefix = prefix
     }
 
-    /// True when the automaton accepts the whole of `text`.
+    /// True when the automaton accepts the whole of `text`; false also once `budget` is spent (one step per
+    /// active state per scalar).
     ///
     /// Empty moves are followed while simulating rather than precomputed: a closure table would be quadratic
     /// for two variables in a row with thousands of values each.
-    func matches(_ text: [UInt32]) -> Bool {
-        if let literal { return literal == text }
-        if !prefix.isEmpty && !text.starts(with: prefix) { return false }
-        if !subroutines.isEmpty { return matchesWithCalls(text) }
+    func matches(_ text: UnsafeBufferPointer<UInt32>, budget: inout StepBudget) -> Bool {
+        if !prefix.isEmpty && !(text.count >= prefix.count && text.starts(with: prefix)) { return false }
+        if !subroutines.isEmpty { return matchesWithCalls(text, budget: &budget) }
         var marks = [UInt32](repeating: 0, count: transitions.count)
         var generation: UInt32 = 1
         var current: [Int32] = []
@@ -74,6 +71,7 @@ struct GlobAutomaton: Sendable {
         var stack: [Int32] = []
         enter(0, into: &current, marks: &marks, generation: generation, stack: &stack)
         for scalar in text {
+            guard budget.spend(current.count + 1) else { return false }
             generation += 1
             next.removeAll(keepingCapacity: true)
             for state in current {

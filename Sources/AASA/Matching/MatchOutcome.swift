@@ -7,14 +7,17 @@ public enum MatchDecision: String, Sendable, Hashable, Codable {
     case exclude
     /// No rule of any entry listing the app matches (or the host is another domain).
     case noMatch = "no_match"
+    /// The rule in `rule` is too large to decide within the step budget for this URL ("pattern too large to
+    /// decide safely"); `reason` names it. Neither a match nor a no-match: treat it as an error.
+    case undecided
 }
 
 /// The decision for one URL and the rule that made it.
 public struct MatchOutcome: Sendable, Hashable, Codable {
     public var decision: MatchDecision
-    /// The deciding rule; `nil` for `no_match`.
+    /// The deciding rule (for `undecided`, the rule that was too large); `nil` for `no_match`.
     public var rule: DecidingRule?
-    /// Why nothing matched, for a person (`no_match` only).
+    /// Why nothing matched or nothing was decided, for a person (`no_match` and `undecided`).
     public var reason: String?
 
     public init(decision: MatchDecision, rule: DecidingRule?, reason: String? = nil) {

@@ -52,10 +52,11 @@ enum PatternInclusion {
         }
     }
 
-    /// A path pattern as P2–P3 read it: exactly one leading `/`, one trailing `/` dropped (unless it is `/`).
+    /// A path pattern as P2–P3 read it: exactly one leading `/` and every trailing `/` dropped (what remains of
+    /// `/` or `//` is `/`).
     static func normalized(_ pattern: String) -> String {
         var text = "/" + pattern.drop(while: { $0 == "/" })
-        if text.count > 1 && text.hasSuffix("/") { text.removeLast() }
+        while text.count > 1 && text.hasSuffix("/") { text.removeLast() }
         return text
     }
 

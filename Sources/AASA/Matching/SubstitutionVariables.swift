@@ -20,13 +20,36 @@ struct SubstitutionVariables: Sendable {
     init(_ variables: [SubstitutionVariable]) {
         var custom: [String: Values] = [:]
         var automata: [String: [GlobAutomaton]] = [:]
+        var tries: [String: [LiteralTrie]] = [:]
         for variable in variables {
             let patterns = variable.values.map { GlobPattern($0, allowVariables: false) }
             custom[variable.name] = .alternatives(patterns)
             automata[variable.name] = Self.compile(patterns)
+            tries[variable.name] = Self.tries(patterns)
         }
         self.custom = custom
         customAutomata = automata
+        customTries = tries
+    }
+
+    /// Each custom variable without wildcards as a trie, case kept (index 0) and folded (index 1).
+    private let customTries: [String: [LiteralTrie]]
+
+    /// The trie of a multi-character variable whose values hold no wildcard, or `nil`.
+    func trie(of name: String, foldsCase: Bool) -> LiteralTrie? {
+        guard let pair = custom[name] == nil ? Self.predefinedTries[name] : customTries[name] else { return nil }
+        return pair[foldsCase ? 1 : 0]
+    }
+
+    private static func tries(_ patterns: [GlobPattern]) -> [LiteralTrie]? {
+        guard let kept = LiteralTrie(patterns, foldsCase: false), let folded = LiteralTrie(patterns, foldsCase: true)
+        else { return nil }
+        return [kept, folded]
+    }
+
+    private static let predefinedTries: [String: [LiteralTrie]] = predefined.compactMapValues { values in
+        guard case .alternatives(let patterns) = values else { return nil }
+        return tries(patterns)
     }
 
     /// The shared automaton of a multi-character variable (custom, `$(region)` or `$(lang)`).

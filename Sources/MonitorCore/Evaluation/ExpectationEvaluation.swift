@@ -50,6 +50,14 @@ enum ExpectationEvaluation {
                 code: .expectURL, severity: .error, source: source,
                 message: "\(expected.url) cannot be evaluated: \(error.reason)", detail: detail, subject: expected.url)
         }
+        if outcome.decision == .undecided {
+            detail["decision"] = .string(outcome.decision.rawValue)
+            return ReportFinding(
+                code: .expectURL, severity: .error, source: source,
+                message:
+                    "\(expected.url) cannot be evaluated: \(outcome.reason ?? "pattern too large to decide safely")",
+                detail: detail, subject: expected.url)
+        }
         guard !holds(expected.decision, outcome.decision) else { return nil }
         detail["decision"] = .string(outcome.decision.rawValue)
         if let rule = outcome.rule {
@@ -72,7 +80,7 @@ enum ExpectationEvaluation {
         case .match: decision == .match
         case .exclude: decision == .exclude
         case .noMatch: decision == .noMatch
-        case .notMatch: decision != .match
+        case .notMatch: decision == .exclude || decision == .noMatch
         }
     }
 
