@@ -14,6 +14,10 @@ actor DaemonRuntime {
     private var outboxChanged = false
     private(set) var checksCompleted = 0
     private(set) var checksFailed = 0
+    /// Wakes the scheduler: a check finished (a slot is free, a deadline moved) or the plan was reloaded.
+    nonisolated let schedulerWake = WakeSignal()
+    /// Wakes the delivery loop: something was written to the outbox.
+    nonisolated let deliveryWake = WakeSignal()
     /// The monitor's own conditions (`monitor.*`), folded from every finished check.
     private(set) var conditions: MonitorConditions
 
@@ -50,6 +54,8 @@ actor DaemonRuntime {
             random: { Double.random(in: 0..<1) })
         let kept = Set(configuration.domains.map(\.name))
         states = states.filter { kept.contains($0.key) || inFlight[$0.key] != nil }
+        schedulerWake.notify()
+        deliveryWake.notify()
     }
 
     /// The checks to start now, at most the configured concurrency in flight, never two of one domain.
@@ -82,6 +88,7 @@ actor DaemonRuntime {
         if let outcome {
             transitions = conditions.record(outcome.report, domains: configuration.domains.count, now: now)
             outboxChanged = true
+            deliveryWake.notify()
             states[domain] = outcome.ledger.state
             checksByVerdict[domain, default: [:]][outcome.report.verdict, default: 0] += 1
             checksCompleted += 1
@@ -93,12 +100,20 @@ actor DaemonRuntime {
         plan.finished(
             domain, at: now, cdnBehind: behind, cdnExpiry: state?.expectedRefresh,
             random: { Double.random(in: 0..<1) })
+        schedulerWake.notify()
         return transitions
     }
 
     /// Notes that something was written to the outbox outside a check (a monitor condition's deliveries).
     func markOutboxChanged() {
         outboxChanged = true
+        deliveryWake.notify()
+    }
+
+    /// When the scheduler must look again by itself: the next due check, or `nil` while every slot is taken (then
+    /// only a finishing check can start another).
+    var schedulerDeadline: Date? {
+        inFlight.count >= configuration.http.concurrency ? nil : plan.nextWake
     }
 
     /// Whether a check was recorded since the last call (and clears the mark).
