@@ -41,7 +41,8 @@ struct LocationEvaluation: Sendable {
     /// Whether two fetches got the same complete 200 answer: content type and body bytes.
     static func sameAnswer(_ a: FetchObservation, _ b: FetchObservation) -> Bool {
         guard let first = a.response, let second = b.response else { return false }
-        return first.status == 200 && first.status == second.status && first.header("Content-Type") == second.header("Content-Type")
+        return first.status == 200 && first.status == second.status
+            && first.header("Content-Type") == second.header("Content-Type")
             && first.redirectLocation == second.redirectLocation && first.body == second.body
     }
 
