@@ -154,6 +154,21 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "HTTPEngineTests", dependencies: ["HTTPEngine", "TestSupport"], swiftSettings: strict),
+        // `swift package --allow-writing-to-package-directory build-deb`: the Debian package, built in .build-deb/.
+        // Its maintainer scripts live in Sources/BuildDeb/debian (the top level of the repository is fixed).
+        .plugin(
+            name: "BuildDeb",
+            capability: .command(
+                intent: .custom(
+                    verb: "build-deb",
+                    description: "Build the Debian package of aasa-monitor in .build-deb/; prints its path last."),
+                permissions: [
+                    .writeToPackageDirectory(reason: "The release build and the .deb are written to .build-deb/.")
+                ]
+            ),
+            path: "Sources/BuildDeb",
+            exclude: ["debian"]
+        ),
         .executableTarget(name: "aasa-benchmark", dependencies: ["AASA"], swiftSettings: strict),
         .executableTarget(name: "check-benchmark", dependencies: ["TestSupport"], swiftSettings: strict),
         .executableTarget(

@@ -43,14 +43,12 @@ final class TrustStore {
     private func writeCombinedBundle(extraCAFile: String, url: String) throws(HTTPEngineError) -> String {
         let combined: Data
         do {
-            var data = try Data(contentsOf: URL(filePath: systemBundle))
+            var data = try Self.read(systemBundle, role: "the system CA bundle")
             data.append(contentsOf: Array("\n".utf8))
-            data.append(try Data(contentsOf: URL(filePath: extraCAFile)))
+            data.append(try Self.read(extraCAFile, role: "the extra CA file"))
             combined = data
         } catch {
-            throw HTTPEngineError(
-                code: .trustStore, url: url,
-                message: "cannot read CA bundle '\(systemBundle)' or extra CA file '\(extraCAFile)': \(error)")
+            throw HTTPEngineError(code: .trustStore, url: url, message: error.message)
         }
         let directory = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
         let pid = ProcessInfo.processInfo.processIdentifier
@@ -63,6 +61,22 @@ final class TrustStore {
         }
         written.append(path)
         return path
+    }
+
+    /// A file's bytes, or a one-line reason naming the file (never Foundation's debug text of the error).
+    private static func read(_ path: String, role: String) throws(TrustFileError) -> Data {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw TrustFileError(message: "\(role) '\(path)' does not exist")
+        }
+        guard FileManager.default.isReadableFile(atPath: path), let data = FileManager.default.contents(atPath: path)
+        else {
+            throw TrustFileError(message: "\(role) '\(path)' cannot be read (check its permissions)")
+        }
+        return data
+    }
+
+    private struct TrustFileError: Error {
+        var message: String
     }
 
     /// The bundle libcurl was built to use (`CURLINFO_CAINFO`, 7.84+), or Debian's path if it reports none.

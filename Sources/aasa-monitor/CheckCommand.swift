@@ -43,17 +43,21 @@ struct CheckCommand: AsyncParsableCommand {
     @Option(name: .customLong("connect-to"), help: "HOST:PORT:ADDR:PORT, as curl's option (also ::ADDR:PORT).")
     var connectTo: [String] = []
 
-    @Option(help: "Seconds to wait for each answer (default 10).")
-    var timeout: Double?
+    @Option(help: "How long to wait for each answer, like http.timeout: 3s, 1m (default 10s).")
+    var timeout: String?
 
     @Option(help: "The most domains probed at once (default 32).")
     var concurrency: Int?
 
-    @Option(name: .customLong("stale-after"), help: "Seconds after which a stale CDN copy is an error (default 86400).")
-    var staleAfter: Double?
+    @Option(
+        name: .customLong("stale-after"),
+        help: "How long a stale CDN copy may lag before it is an error, like cdn.stale_after: 12h, 1d (default 1d).")
+    var staleAfter: String?
 
-    @Option(name: .customLong("expiry-warning"), help: "Days before certificate expiry to warn (default 14).")
-    var expiryWarningDays: Double?
+    @Option(
+        name: .customLong("expiry-warning"),
+        help: "Warn about certificates expiring sooner than this, like tls.expiry_warning: 14d (default 14d).")
+    var expiryWarning: String?
 
     @Flag(help: "Print one JSON document instead of the report.")
     var json = false
@@ -68,19 +72,29 @@ struct CheckCommand: AsyncParsableCommand {
         if json {
             try JSONOutput.print(CheckOutput(domains: reports))
         } else {
-            print(ReportText.render(reports), terminator: "")
+            printForTerminal(ReportText.render(reports), terminator: "")
         }
         let code = Verdict.exitCode(for: reports.map(\.verdict))
         if code != 0 { throw CommandFailure(message: "", exitCode: code) }
     }
 
-    /// The configuration named by `--config`, or `nil`; every problem of an invalid file is a usage error.
+    /// The configuration named by `--config`, or `nil`. Its problems, CA files included, are reported by the
+    /// configuration key that names them (exit 2), never as a flag the user did not pass.
     private func loadConfiguration() throws -> MonitorConfiguration? {
         guard let configPath else { return nil }
         do throws(ConfigurationFileError) {
             return try ConfigurationFile.load(path: configPath, environment: ProcessInfo.processInfo.environment)
         } catch {
             throw CommandFailure.usage("\(error)")
+        }
+    }
+
+    /// A duration flag read as the configuration reads its key; the same refusal, prefixed with the flag.
+    private func duration(_ flag: String, _ text: String?, minimum: Duration = .seconds(1)) throws -> Duration? {
+        guard let text else { return nil }
+        switch SettingValue.duration(text, minimum: minimum) {
+        case .success(let duration): return duration
+        case .failure(let error): throw CommandFailure.usage("\(flag) \(text): \(error.reason)")
         }
     }
 
@@ -114,24 +128,23 @@ struct CheckCommand: AsyncParsableCommand {
     }
 
     private func evaluationSettings(_ file: MonitorConfiguration?) throws -> EvaluationSettings {
-        let stale = staleAfter ?? file.map { $0.cdn.staleAfter.seconds } ?? 86_400
-        let warning = expiryWarningDays.map { $0 * 86_400 } ?? file.map { $0.tls.expiryWarning.seconds } ?? 14 * 86_400
-        guard stale >= 0, warning >= 0 else {
-            throw CommandFailure.usage("--stale-after and --expiry-warning must not be negative")
-        }
-        return EvaluationSettings(expiryWarning: warning, staleAfter: stale)
+        let defaults = (file?.cdn ?? CDNSettings(), file?.tls ?? TLSSettings())
+        let stale = try duration("--stale-after", staleAfter) ?? defaults.0.staleAfter
+        let warning = try duration("--expiry-warning", expiryWarning, minimum: .zero) ?? defaults.1.expiryWarning
+        return EvaluationSettings(expiryWarning: warning.seconds, staleAfter: stale.seconds)
     }
 
     private func probeSettings(_ file: MonitorConfiguration?) throws -> ProbeSettings {
-        let timeout = timeout ?? file.map { $0.http.timeout.seconds } ?? 10
+        let timeout = try duration("--timeout", timeout) ?? file?.http.timeout ?? HTTPSettings().timeout
         let concurrency = concurrency ?? file?.http.concurrency ?? 32
-        let cdnBase = cdnBase ?? file?.cdn.baseURL ?? ProbeSettings.defaultCDNBaseURL
-        guard timeout > 0, timeout <= 600 else {
-            throw CommandFailure.usage("--timeout must be between 0 and 600 seconds")
-        }
+        guard timeout <= .seconds(600) else { throw CommandFailure.usage("--timeout: at most 10m") }
         guard (1...1024).contains(concurrency) else { throw CommandFailure.usage("--concurrency must be 1…1024") }
-        guard cdnBase.lowercased().hasPrefix("https://") || cdnBase.lowercased().hasPrefix("http://") else {
-            throw CommandFailure.usage("--cdn-base \(cdnBase): expected an http(s) URL")
+        var cdnBase = file?.cdn.baseURL ?? ProbeSettings.defaultCDNBaseURL
+        if let flag = self.cdnBase {
+            switch SettingValue.cdnBaseURL(flag) {
+            case .success(let url): cdnBase = url
+            case .failure(let error): throw CommandFailure.usage("--cdn-base \(flag): \(error.reason)")
+            }
         }
         var rules: [ConnectToRule] = []
         for text in connectTo + (file?.http.connectTo ?? []) {
@@ -142,14 +155,14 @@ struct CheckCommand: AsyncParsableCommand {
             }
         }
         var trust = TrustConfiguration.system
-        if let caFile = caFile ?? file?.http.caFile {
-            guard FileManager.default.isReadableFile(atPath: caFile) else {
-                throw CommandFailure.usage("--ca-file \(caFile): cannot read the file")
-            }
+        if let caFile {
+            if let problem = TrustAnchorFile.problem(at: caFile) { throw CommandFailure.usage("--ca-file: \(problem)") }
             trust = .systemAnd(extraCAFile: caFile)
+        } else if let configured = file?.http.caFile {
+            trust = .systemAnd(extraCAFile: configured)
         }
         return ProbeSettings(
-            version: MonitorVersion.current, cdnBaseURL: cdnBase, timeout: .milliseconds(Int(timeout * 1000)),
+            version: MonitorVersion.current, cdnBaseURL: cdnBase, timeout: timeout,
             connectTo: rules, trust: trust, concurrency: concurrency)
     }
 }

@@ -8,9 +8,11 @@ struct ConfigCheckCommand: ParsableCommand {
         commandName: "check",
         abstract: "Check a configuration file and list every problem in it.",
         discussion: """
-            Reads --config FILE, else $AASA_MONITOR_CONFIG, else /etc/aasa-monitor/config.yml. Exits 0 and prints \
-            a one-line summary when the file is valid; exits 1 and prints every problem as file:line: key: message \
-            on standard error when it is not; exits 2 when the file cannot be read.
+            Reads --config FILE, else $AASA_MONITOR_CONFIG, else /etc/aasa-monitor/config.yml, and checks what it \
+            refers to: CA files (readable PEM with a certificate), url_file and secret_file (regular files). Exits \
+            0 and prints a one-line summary when the file is valid; exits 1 and prints every problem as \
+            file:line: key: message on standard error when it is not; exits 2 when the file cannot be read. A \
+            url_env or secret_env variable not set where this runs is a warning (run refuses to start without it).
             """
     )
 
@@ -20,9 +22,9 @@ struct ConfigCheckCommand: ParsableCommand {
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
         let path = ConfigurationLocation.resolve(flag: config, environment: environment)
-        let configuration: MonitorConfiguration
+        let loaded: LoadedConfiguration
         do throws(ConfigurationFileError) {
-            configuration = try ConfigurationFile.load(path: path, environment: environment)
+            loaded = try ConfigurationFile.check(path: path, environment: environment, unsetVariables: .warning)
         } catch {
             switch error {
             case .unreadable:
@@ -32,7 +34,8 @@ struct ConfigCheckCommand: ParsableCommand {
                 throw CommandFailure.negative
             }
         }
-        print("\(path): valid: \(Self.summary(of: configuration))")
+        for warning in loaded.warnings { printToStandardError("warning: \(warning)") }
+        print("\(path): valid: \(Self.summary(of: loaded.configuration))")
     }
 
     /// `2 domains, 1 webhook, metrics on 127.0.0.1:9090 (password required, 1 user)`.

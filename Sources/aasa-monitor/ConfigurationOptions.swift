@@ -30,20 +30,27 @@ struct StateOptions: ParsableArguments {
     @Option(name: .customLong("state-dir"), help: "Where the daemon keeps its SQLite file (overrides state_dir).")
     var stateDirectory: String?
 
-    /// Opens the daemon's database read-only: from `--state-dir` alone, or from the configuration's `state_dir`.
-    /// Returns the configuration too when one was read.
-    func openReader(
+    /// The state directory the daemon writes to, found from `--state-dir` alone or from the configuration's
+    /// `state_dir`, and the configuration when one was read.
+    func locate(
         configuration options: ConfigurationOptions, environment: [String: String]
-    ) throws -> (
-        StoreReader, MonitorConfiguration?
-    ) {
+    ) throws -> (directory: StateDirectory, configuration: MonitorConfiguration?) {
         var loaded: MonitorConfiguration?
         if stateDirectory == nil || options.path != nil {
             loaded = try options.load(environment: environment)
         }
-        let configured = loaded?.stateDirectory
         let directory = StateDirectory.locate(
-            configured: configured, override: stateDirectory, environment: environment, isRoot: geteuid() == 0)
+            configured: loaded?.stateDirectory, override: stateDirectory, environment: environment,
+            isRoot: geteuid() == 0)
+        return (directory, loaded)
+    }
+
+    /// Opens the daemon's database read-only: from `--state-dir` alone, or from the configuration's `state_dir`.
+    /// Returns the configuration too when one was read.
+    func openReader(
+        configuration options: ConfigurationOptions, environment: [String: String]
+    ) throws -> (StoreReader, MonitorConfiguration?) {
+        let (directory, loaded) = try locate(configuration: options, environment: environment)
         do {
             return (try StoreReader.openReadOnly(directory: directory.path), loaded)
         } catch {

@@ -34,7 +34,7 @@ struct DiffCommand: ParsableCommand {
             print("different meaning: \(diff.hashA) → \(diff.hashB)")
             for change in diff.changes {
                 let marker = change.affectsBehavior ? "" : " [no behaviour change]"
-                print("\(change.kind.rawValue) \(change.path): \(change.summary)\(marker)")
+                printForTerminal("\(change.kind.rawValue) \(change.path): \(change.summary)\(marker)")
             }
         }
         if !diff.sameMeaning { throw CommandFailure.negative }

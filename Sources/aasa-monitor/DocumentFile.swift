@@ -15,10 +15,13 @@ enum DocumentFile {
 
     /// The file's bytes; an unreadable file is a usage error (exit 2) that names the file and the reason.
     ///
-    /// Read with `open`/`read` rather than `Data(contentsOf:)`, which loads any size and reports pipes
-    /// (`lint <(curl …)`, `/dev/stdin`) and directories with misleading messages.
+    /// `-` (or `/dev/stdin`) reads standard input, so `curl … | aasa-monitor lint -` works. Any other path must be
+    /// a regular file, opened non-blocking: a FIFO or a device is refused at once instead of hanging.
     static func read(_ path: String) throws(CommandFailure) -> [UInt8] {
         do {
+            if path == "-" || path == "/dev/stdin" {
+                return try ConfigurationFile.readStandardInput(limit: maximumFileSize)
+            }
             return try ConfigurationFile.read(path, limit: maximumFileSize)
         } catch  where error.isTooLarge {
             throw .usage(

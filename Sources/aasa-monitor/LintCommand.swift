@@ -24,11 +24,11 @@ struct LintCommand: ParsableCommand {
         if json {
             try JSONOutput.print(LintReport(file: file, findings: result.findings))
         } else if result.findings.isEmpty {
-            print("\(file): no findings")
+            printForTerminal("\(file): no findings")
         } else {
             for finding in result.findings {
                 let path = finding.path ?? file
-                print("\(finding.severity.rawValue) \(finding.code) \(path): \(finding.message)")
+                printForTerminal("\(finding.severity.rawValue) \(finding.code) \(path): \(finding.message)")
             }
         }
         if result.findings.contains(where: { $0.severity == .error }) {

@@ -54,7 +54,7 @@ struct MatchCommand: ParsableCommand {
         if json {
             try JSONOutput.print(MatchReport(results: results))
         } else {
-            results.forEach { print($0.line) }
+            results.forEach { printForTerminal($0.line) }
         }
         if results.contains(where: { $0.decision == .undecided }) { throw CommandFailure.negative }
     }

@@ -31,26 +31,68 @@ struct StatusCommand: AsyncParsableCommand {
             }
             names = normalized
         }
-        let (reader, loaded) = try state.openReader(configuration: configuration, environment: environment)
+        let (directory, loaded) = try state.locate(configuration: configuration, environment: environment)
+        if let names, let loaded {
+            let configured = Set(loaded.domains.map(\.name))
+            let unknown = names.filter { !configured.contains($0) }
+            if !unknown.isEmpty {
+                let file = configuration.resolvedPath(environment: environment)
+                throw CommandFailure.usage(
+                    "\(unknown.joined(separator: ", ")) \(unknown.count == 1 ? "is" : "are") not configured in \(file)"
+                        + " (it has \(loaded.domains.count) domain\(loaded.domains.count == 1 ? "" : "s"))")
+            }
+        }
         // Without names, the configured domains: a domain removed from the configuration leaves the report.
         if names == nil, let loaded { names = loaded.domains.map(\.name) }
+        let note = directory.note.map { " (\($0))" } ?? ""
+        let reader: StoreReader
+        do {
+            reader = try StoreReader.openReadOnly(directory: directory.path)
+        } catch let error as StoreError {
+            if json, error.reason == .missing {
+                print(Self.noStateJSON)
+            } else if !json {
+                print("database: \(error.path)\(note)")
+            }
+            throw CommandFailure(message: "error: \(error)", exitCode: 1)
+        } catch {
+            if !json { print("database: in \(directory.path)\(note)") }
+            throw CommandFailure(message: "error: \(error)", exitCode: 1)
+        }
+        let database = reader.path
+        if !json { print("database: \(database)\(note)") }
         let snapshot: StatusSnapshot
         do {
             snapshot = try await StatusReader(store: reader).snapshot(now: Date(), domains: names)
         } catch {
             throw CommandFailure(message: "error: cannot read the state: \(error)", exitCode: 1)
         }
+        let unchecked = (names ?? []).filter { name in !snapshot.domains.contains { $0.domain == name } }
         if json {
             try JSONOutput.print(snapshot)
         } else {
-            print(StatusText.render(snapshot))
+            printForTerminal(StatusText.render(snapshot))
+            if !unchecked.isEmpty {
+                printForTerminal("configured, not checked yet: \(unchecked.joined(separator: ", "))")
+            }
         }
         // The documented exit 1: no state yet (nothing checked, or none of the named domains).
+        // A fresh package install's configuration lists no domains: say so instead of "no state yet for ".
         if snapshot.domains.isEmpty {
-            throw CommandFailure(
-                message: "no state yet for \(names?.joined(separator: ", ") ?? "any domain")", exitCode: 1)
+            let subject =
+                names.map {
+                    $0.isEmpty ? "any domain: the configuration lists none under domains:" : $0.joined(separator: ", ")
+                } ?? "any domain"
+            throw CommandFailure(message: "no state yet for \(subject) in \(database)", exitCode: 1)
         }
     }
+
+    /// `status --json` when there is no database yet: the document's shape with nothing in it, so scripts that
+    /// parse it never meet an empty output.
+    static let noStateJSON =
+        #"{"daemon":{"heartbeat":null,"heartbeat_age":null,"host":null,"pid":null,"running":false,"#
+        + #""started_at":null,"version":null},"domains":[],"#
+        + #""monitor":[],"outbox":{"dead":0,"next_attempt":null,"pending":0,"retrying":0}}"#
 }
 
 /// `aasa-monitor history DOMAIN`: the domain's timeline — origin changes, Apple catching up, verdict changes.
@@ -88,7 +130,7 @@ struct HistoryCommand: AsyncParsableCommand {
         if json {
             try JSONOutput.print(report)
         } else {
-            print(HistoryText.render(report))
+            printForTerminal(HistoryText.render(report))
         }
         if report.events.isEmpty {
             throw CommandFailure(message: "no history for \(name) yet", exitCode: 1)

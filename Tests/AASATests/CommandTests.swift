@@ -60,7 +60,7 @@ struct CommandTests {
         #expect(try Self.run(["lint", "--bogus", Self.corpus("001")]).status == 2)
     }
 
-    @Test("lint reads pipes, and refuses directories and endless files with exit 2 and the reason")
+    @Test("lint reads standard input, and refuses directories and devices with exit 2 and the reason")
     func lintInputKinds() throws {
         let corpusFile = try Data(contentsOf: URL(fileURLWithPath: Self.corpus("035")))
         let piped = try Self.run(["lint", "/dev/stdin"], standardInput: corpusFile)
@@ -68,10 +68,14 @@ struct CommandTests {
         #expect(piped.output.contains("aasa.appid_placeholder"))
         let directory = try Self.run(["lint", FileManager.default.temporaryDirectory.path])
         #expect(directory.status == 2)
-        #expect(directory.error.contains("Is a directory"))
+        #expect(directory.error.contains("not a regular file (a directory)"))
+        // Only regular files are read (a device could be endless, a FIFO could block); `-` is standard input.
         let endless = try Self.run(["lint", "/dev/zero"])
         #expect(endless.status == 2)
-        #expect(endless.error.contains("larger than 16 MiB"))
+        #expect(endless.error.contains("not a regular file (a character device)"))
+        let dash = try Self.run(["lint", "-"], standardInput: corpusFile)
+        #expect(dash.status == 1)
+        #expect(dash.output.contains("aasa.appid_placeholder"))
     }
 
     @Test("lint prints one line per finding: severity, code, path and message")

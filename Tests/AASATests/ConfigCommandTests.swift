@@ -62,7 +62,7 @@ struct ConfigCommandTests {
         #expect(missing.error.contains("/nonexistent/config.yml: No such file or directory"))
         let directory = try Self.run(["config", "check", "--config", FileManager.default.temporaryDirectory.path])
         #expect(directory.status == 2)
-        #expect(directory.error.contains("Is a directory"))
+        #expect(directory.error.contains("not a regular file (a directory)"))
         #expect(try Self.run(["config", "check", "--bogus"]).status == 2)
     }
 }

@@ -54,6 +54,17 @@ struct HeadOfLineTests {
         }
     }
 
+    @Test("an IPv6 target is reached through its alias: the connection is refused, the name is not unresolved")
+    func ipv6Target() async throws {
+        try await withCurlEngine { engine in
+            let request = HTTPRequest(
+                url: "https://v6.test/", timeout: .seconds(10),
+                connectTo: [try ConnectToRule(parsing: "v6.test:443:[::1]:9")])
+            let failure = try await expectFailure(request, on: engine)
+            #expect(failure.kind == .connect, "\(failure)")
+        }
+    }
+
     @Test("PIPEWAIT is off unless asked for")
     func pipewaitDefault() {
         #expect(HTTPRequest(url: "https://origin.test/").waitsForMultiplexing == false)

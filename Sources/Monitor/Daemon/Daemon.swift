@@ -24,7 +24,11 @@ public enum Daemon {
     }
 
     /// Runs until SIGTERM or SIGINT; returns `run`'s documented exit code: 0 stopped cleanly, 1 fatal runtime
-    /// error, 2 invalid configuration at start.
+    /// error, 2 invalid configuration at start or an endpoint that cannot listen.
+    ///
+    /// Start-up order: configuration (with every file and variable it refers to), state directory, store, HTTP
+    /// engine, then the service group; `READY=1` and the `ready` line wait until the endpoint is listening, and no
+    /// domain is checked before that.
     public static func run(_ options: Options, logger: Logger) async -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         // A reload requested before the reload service traps SIGHUP must not kill the daemon (the default action).
@@ -79,6 +83,10 @@ public enum Daemon {
         var exitCode: Int32 = 0
         do {
             try await services.run(listen: configuration.listen)
+        } catch let error as EndpointBindError {
+            // Nothing was checked and READY=1 was not sent: a start-up failure, like an invalid configuration.
+            logger.critical("\(error.reason)")
+            exitCode = 2
         } catch {
             logger.critical("stopped on an error", metadata: ["error": "\(error)"])
             exitCode = 1
@@ -91,6 +99,7 @@ public enum Daemon {
             logger.warning("the state database did not close cleanly", metadata: ["error": "\(error)"])
         }
         logger.notice("stopped")
+        JournalLogHandler.flush()
         return exitCode
     }
 }

@@ -19,12 +19,16 @@ struct DaemonServices {
         let runtime = runtime
         let notifier = notifier
         let logger = logger
+        // READY=1 and `ready` wait for the endpoint's socket; state directory, store and engine are up already.
+        let gate = listen == nil ? StartupGate.open() : StartupGate()
         let scheduler = SchedulerService(
             runtime: runtime, pipeline: CheckPipeline(engine: engine, store: store, clock: clock),
             logger: Logger(label: "scheduler"), clock: clock,
             onStart: {
+                guard await gate.wait() else { return false }
                 try? notifier.send(.ready, .status(await runtime.statusLine()))
                 logger.notice("ready")
+                return true
             })
         var services: [any Service] = [
             HousekeepingService(
@@ -34,11 +38,17 @@ struct DaemonServices {
                 logger: Logger(label: "reload"), clock: clock),
         ]
         if let listen {
+            let sources = endpointSources()
             services.append(
-                MonitorEndpoint(
-                    listen: listen, sources: endpointSources(), logger: Logger(label: "endpoint"),
-                    onListening: { address in logger.notice("endpoint listening", metadata: ["address": "\(address)"]) }
-                ))
+                GatedEndpoint(
+                    endpoint: { opened in
+                        MonitorEndpoint(
+                            listen: listen, sources: sources, logger: Logger(label: "endpoint"),
+                            onListening: { address in
+                                logger.notice("endpoint listening", metadata: ["address": "\(address)"])
+                                await opened(address)
+                            })
+                    }, listen: listen, gate: gate))
         }
         services.append(
             DeliveryService(
@@ -55,8 +65,17 @@ struct DaemonServices {
         // Checks in flight get this long to finish (under systemd's TimeoutStopSec=30s); then they are cancelled,
         // which leaves the database consistent: each check is one transaction.
         configuration.maximumGracefulShutdownDuration = .seconds(25)
+        // A task that ignores cancellation must not keep the process past systemd's 30 s: after 3 s more the
+        // process ends (a crash report names the task) rather than hanging.
+        configuration.maximumCancellationDuration = .seconds(3)
         let group = ServiceGroup(configuration: configuration)
-        try await group.run()
+        do {
+            try await group.run()
+        } catch {
+            // The group may report another service's reaction first; a failed start-up is the cause.
+            if let failure = gate.failure { throw EndpointBindError(reason: failure) }
+            throw error
+        }
     }
 
     private func endpointSources() -> EndpointSources {

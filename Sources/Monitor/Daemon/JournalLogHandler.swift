@@ -48,6 +48,15 @@ public struct JournalLogHandler: LogHandler {
         }
     }
 
+    /// Writes the counts of lines still held back; the daemon calls it last, so a flood just before the stop is
+    /// still counted in the journal.
+    public static func flush() {
+        output.withLock { limiter in
+            let text = limiter.drain().map { $0 + "\n" }.joined()
+            if !text.isEmpty { FileHandle.standardError.write(Data(text.utf8)) }
+        }
+    }
+
     /// ` key=value` for each field, sorted by key.
     private static func fields(_ values: [String: String]) -> String {
         values.sorted { $0.key < $1.key }.map { " \($0.key)=\(quoted($0.value))" }.joined()

@@ -69,6 +69,12 @@ public struct LogRateLimiter: Sendable {
         return (true, summaries)
     }
 
+    /// Ends every window now (at exit): the held-back counts, so none is lost with the process.
+    public mutating func drain() -> [String] {
+        defer { entries.removeAll() }
+        return entries.values.filter { $0.count > burst }.map { $0.summaryLine(burst: burst) }
+    }
+
     /// Ends the windows that are over (at most once a second): their held-back counts, and forgets them.
     private mutating func sweep(now: Date) -> [String] {
         guard now.timeIntervalSince(lastSweep) >= 1 else { return [] }

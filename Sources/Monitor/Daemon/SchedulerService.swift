@@ -15,8 +15,9 @@ struct SchedulerService: Service {
     let pipeline: CheckPipeline
     let logger: Logger
     let clock: @Sendable () -> Date
-    /// Called once the loop runs (systemd's READY=1 goes out then).
-    let onStart: @Sendable () async -> Void
+    /// Called before the loop runs; it waits until start-up is complete (systemd's READY=1 goes out then) and
+    /// returns false when start-up failed, so that nothing is checked.
+    let onStart: @Sendable () async -> Bool
     /// The longest the loop sleeps: it wakes this often to notice due checks, completions and reloads.
     var tick: Duration = .milliseconds(200)
 
@@ -24,7 +25,7 @@ struct SchedulerService: Service {
         let stopping = Mutex(false)
         await withGracefulShutdownHandler {
             await withDiscardingTaskGroup { group in
-                await onStart()
+                guard await onStart() else { return }
                 while !stopping.withLock({ $0 }) && !Task.isCancelled {
                     let now = clock()
                     for job in await runtime.takeDueJobs(now: now) {
@@ -73,7 +74,8 @@ struct SchedulerService: Service {
             logger.notice(
                 "\(event.type.rawValue)",
                 metadata: ["code": "\(event.code)", "since": "\(event.detail["since"]?.logText ?? "-")"])
-            guard let kind = WebhookEvent(rawValue: event.type.rawValue), let json = try? MonitorJSON.encoder().encode(event)
+            guard let kind = WebhookEvent(rawValue: event.type.rawValue),
+                let json = try? MonitorJSON.encoder().encode(event)
             else { continue }
             for webhook in webhooks where webhook.events.contains(kind) {
                 deliveries.append(

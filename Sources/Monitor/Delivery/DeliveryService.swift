@@ -50,14 +50,15 @@ struct DeliveryService: Service {
             } catch {
                 logger.error(
                     "outbox could not be read", metadata: ["error": "\(error)", "retry_in": "\(storePause)"])
-                try? await Task.sleep(for: storePause)
+                await pause(storePause)
                 storePause = min(storePause * 2, Self.longestStorePause)
                 mustRead = true
                 continue
             }
-            if pass.stopped { return }
-            if pass.unrecorded > 0 {
-                try? await Task.sleep(for: storePause)
+            // Stopped: the daemon is shutting down (the loop's condition ends it), or the engine is gone, which
+            // no retry can mend soon: wait like after a store failure rather than asking again at once.
+            if pass.unrecorded > 0 || pass.stopped {
+                await pause(storePause)
                 storePause = min(storePause * 2, Self.longestStorePause)
             } else {
                 storePause = Self.firstStorePause
@@ -66,6 +67,14 @@ struct DeliveryService: Service {
             mustRead = pass.attempted > 0
             if !mustRead { try? await Task.sleep(for: tick) }
         }
+    }
+}
+
+extension DeliveryService {
+    /// Sleeps for `duration`, or less when a graceful shutdown begins: a pause of up to a minute after store
+    /// failures must not hold up the daemon's stop.
+    func pause(_ duration: Duration) async {
+        try? await cancelWhenGracefulShutdown { try await Task.sleep(for: duration) }
     }
 }
 

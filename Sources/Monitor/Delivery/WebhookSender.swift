@@ -24,7 +24,9 @@ struct WebhookSender: Sendable {
 
     /// The daemon is stopping (the task was cancelled or the engine shut down): the delivery stays pending and is
     /// sent after the restart.
-    struct Stopped: Error {}
+    struct Stopped: Error, CustomStringConvertible {
+        var description: String { "the HTTP engine is shutting down" }
+    }
 
     /// The event cannot be rendered in the webhook's format: no retry can change that.
     struct Unsendable: Error, CustomStringConvertible {

@@ -6,20 +6,45 @@ public struct HistoryReport: Sendable, Hashable, Encodable {
     public var domain: String
     /// Oldest first.
     public var events: [TimelineEvent]
+    /// The outcome runs, newest first: "origin_broken from 09:12 to 11:40, 37 checks".
+    public var runs: [StoredRun]
 
-    public init(domain: String, events: [TimelineEvent]) {
+    public init(domain: String, events: [TimelineEvent], runs: [StoredRun] = []) {
         self.domain = domain
         self.events = events
+        self.runs = runs
     }
 
     enum CodingKeys: String, CodingKey {
-        case domain, events
+        case domain, events, runs
     }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(domain, forKey: .domain)
         try container.encode(events.map(HistoryEventJSON.init), forKey: .events)
+        try container.encode(runs.map(RunJSON.init), forKey: .runs)
+    }
+}
+
+/// One run: `{"verdict", "from", "to", "checks", "origin_hash", "cdn_hash"}`.
+private struct RunJSON: Encodable {
+    var run: StoredRun
+
+    enum CodingKeys: String, CodingKey {
+        case verdict, from, to, checks
+        case originHash = "origin_hash"
+        case cdnHash = "cdn_hash"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(run.verdict, forKey: .verdict)
+        try container.encode(run.firstSeen.rfc3339, forKey: .from)
+        try container.encode(run.lastSeen.rfc3339, forKey: .to)
+        try container.encode(run.checks, forKey: .checks)
+        try container.encode(run.originHash, forKey: .originHash)
+        try container.encode(run.cdnHash, forKey: .cdnHash)
     }
 }
 

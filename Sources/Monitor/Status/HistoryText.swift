@@ -5,7 +5,18 @@ import MonitorCore
 public enum HistoryText {
     public static func render(_ report: HistoryReport) -> String {
         guard !report.events.isEmpty else { return "\(report.domain): no history yet" }
-        return report.events.map(line).joined(separator: "\n")
+        var lines = report.events.map(line)
+        if !report.runs.isEmpty {
+            lines.append("outcomes, newest first:")
+            lines += report.runs.map(runLine)
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// `origin_broken from 2026-11-23T09:12:00Z to 2026-11-23T11:40:00Z, 37 checks`.
+    static func runLine(_ run: StoredRun) -> String {
+        "  \(run.verdict) from \(run.firstSeen.rfc3339) to \(run.lastSeen.rfc3339), \(run.checks) check"
+            + (run.checks == 1 ? "" : "s")
     }
 
     static func line(_ event: TimelineEvent) -> String {

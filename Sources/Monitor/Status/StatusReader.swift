@@ -22,13 +22,16 @@ public struct StatusReader: Sendable {
         return StatusSnapshot(
             daemon: daemonStatus(try await store.heartbeat(), now: now),
             domains: states.map { domainStatus($0, alerts: alerts[$0.domain] ?? []) },
-            outbox: OutboxStatus(counts: try await store.outboxCounts(), nextAttempt: try await store.nextAttemptTime()),
+            outbox: OutboxStatus(
+                counts: try await store.outboxCounts(), nextAttempt: try await store.nextAttemptTime()),
             monitor: (alerts[""] ?? []).map(alertStatus))
     }
 
     /// The newest `limit` timeline events of `domain`, oldest first.
     public func history(domain: String, limit: Int = 1000) async throws -> HistoryReport {
-        HistoryReport(domain: domain, events: try await store.history(domain: domain, limit: limit))
+        HistoryReport(
+            domain: domain, events: try await store.history(domain: domain, limit: limit),
+            runs: try await store.runs(domain: domain, limit: 20))
     }
 
     func daemonStatus(_ heartbeat: Heartbeat?, now: Date) -> DaemonStatus {

@@ -15,7 +15,9 @@ extension MonitorStore {
     }
 
     /// Writes condition transitions and their deliveries in one transaction.
-    public func record(conditions transitions: [MonitorConditions.Transition], deliveries: [OutboxInsert])
+    public func record(
+        conditions transitions: [MonitorConditions.Transition], deliveries: [OutboxInsert]
+    )
         async throws
     {
         try await writer.write { db in
@@ -51,7 +53,8 @@ extension MonitorStore {
         try await writer.read { db in
             try StoreReader.alertStates(db, domain: "").compactMap { stored in
                 guard let code = MonitorConditions.Code(rawValue: stored.identity.code),
-                    case .firing(let alert)? = try? MonitorJSON.decoder().decode(AlertState.self, from: stored.stateJSON)
+                    case .firing(let alert)? = try? MonitorJSON.decoder().decode(
+                        AlertState.self, from: stored.stateJSON)
                 else { return nil }
                 return MonitorConditions.Condition(code: code, since: alert.since, message: alert.message)
             }

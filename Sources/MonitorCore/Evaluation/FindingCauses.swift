@@ -16,7 +16,8 @@ import Foundation
 /// 4. Apple's miss or failure (`cdn.missing`, `cdn.invalid`) is caused by the origin failure that its
 ///    `Apple-Failure-Reason` names (a status → `origin.bot_blocked`/`origin.status`/`origin.redirect`, a timeout
 ///    → `origin.timeout`/`origin.slow`/`origin.apple_failure`, a private address → `origin.private_address`), or
-///    without a reason by the origin's main failure.
+///    without a reason by the origin's main failure. `cdn.only` (Apple still serves a file the origin lost) is
+///    caused by the origin's main failure.
 enum FindingCauses {
     /// What the rules need to know besides the findings.
     struct Context {
@@ -35,8 +36,10 @@ enum FindingCauses {
             let finding = result[index]
             if finding.has(.cdnUnreachable) {
                 // Apple's CDN not answering us says nothing about the domain: it is the monitor's own condition.
-                result[index].causedBy = FindingCause(code: MonitorConditions.Code.cdnUnreachable.rawValue, source: .cdn)
-            } else if let blocked, finding.source == .wellKnown, finding.code != blocked.code, finding.severity > .info {
+                result[index].causedBy = FindingCause(
+                    code: MonitorConditions.Code.cdnUnreachable.rawValue, source: .cdn)
+            } else if let blocked, finding.source == .wellKnown, finding.code != blocked.code, finding.severity > .info
+            {
                 // What Apple's user agent got (a 403, an HTML page) is the block itself, seen from the fetcher.
                 result[index].causedBy = FindingCause(code: blocked.code, source: .wellKnown)
             } else if finding.source == .root, let primary {
@@ -47,6 +50,9 @@ enum FindingCauses {
                 let cause = originCause(of: context.appleReason, in: result) ?? primary
             {
                 result[index].causedBy = FindingCause(code: cause.code, source: cause.source)
+            } else if finding.has(.cdnOnly), let primary {
+                // Apple still serving the file the origin lost is what the origin failure looks like from Apple.
+                result[index].causedBy = FindingCause(code: primary.code, source: primary.source)
             }
         }
         return noteCopies(result)

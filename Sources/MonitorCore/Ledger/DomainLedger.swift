@@ -55,7 +55,18 @@ public enum DomainLedger {
             states: snapshot.alerts, check: check, policy: policy.alerts, now: now, makeID: makeID)
         let alerts = transition.states.filter { $0.key.domain == report.domain }
         var events = annotate(transition.events, state: &state, alerts: alerts, report: report)
-        events += timelineEvents(timeline, snapshot: snapshot, report: report, makeID: makeID)
+        let informational = timelineEvents(timeline, snapshot: snapshot, report: report, makeID: makeID)
+        events += informational
+        timeline = timeline.map { entry in
+            // `history` shows what changed beside the hashes: the first changes of the semantic diff.
+            guard entry.kind == .originChanged,
+                let diff = informational.first(where: { $0.type == .originChanged })?.diff
+            else { return entry }
+            var entry = entry
+            entry.detail["changes"] = .array(diff.changes.prefix(5).map { .string($0.summary) })
+            entry.detail["change_count"] = .int(diff.changes.count)
+            return entry
+        }
         return LedgerOutcome(
             state: state, alerts: alerts, alertsChanged: alerts != snapshot.alerts,
             run: runUpdate(snapshot.run, report: report), timeline: timeline, events: events,

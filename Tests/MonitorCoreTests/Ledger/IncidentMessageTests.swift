@@ -16,14 +16,26 @@ struct IncidentMessageTests {
     static func run(
         _ observations: [DomainObservation], policy: LedgerPolicy = policy, expectations: Expectations = Expectations()
     ) -> [[LedgerDelivery]] {
+        outcomes(observations, policy: policy, expectations: expectations).map(\.deliveries)
+    }
+
+    /// The ledger's whole outcome per check, the store's part played by a dictionary of documents.
+    static func outcomes(
+        _ observations: [DomainObservation], policy: LedgerPolicy = policy,
+        expectations: Expectations = Expectations()
+    ) -> [LedgerOutcome] {
         var snapshot = DomainSnapshot()
+        var documents: [String: String] = [:]
         var counter = 0
-        var result: [[LedgerDelivery]] = []
+        var result: [LedgerOutcome] = []
         for (index, observation) in observations.enumerated() {
             let now = F.now.addingTimeInterval(Double(index) * 60)
             let report = DomainEvaluator.evaluate(
                 observation, expectations: expectations,
                 context: EvaluationContext(staleSince: snapshot.state?.staleSince), now: now)
+            snapshot.previousOriginDocument = DomainLedger.documentNeeded(state: snapshot.state, report: report)
+                .flatMap { documents[$0] }
+            documents.merge(report.documents) { old, _ in old }
             let outcome = DomainLedger.apply(
                 snapshot, report: report, policy: policy,
                 makeID: {
@@ -32,7 +44,7 @@ struct IncidentMessageTests {
                 })
             snapshot.state = outcome.state
             snapshot.alerts = outcome.alerts
-            result.append(outcome.deliveries)
+            result.append(outcome)
         }
         return result
     }
@@ -81,6 +93,20 @@ struct IncidentMessageTests {
         let behind = F.observation(cdn: F.json(F.olderDocument, headers: F.cdnHeaders))
         let deliveries = Self.run([behind, behind], policy: policy).flatMap { $0 }
         #expect(deliveries.map(\.webhook) == ["warnings"])
+    }
+
+    @Test("a deploy says what changed, in chat and in the history beside the hashes")
+    func originChangeSaysWhat() throws {
+        let before = F.observation(
+            wellKnown: F.json(F.olderDocument), cdn: F.json(F.olderDocument, headers: F.cdnHeaders))
+        let outcomes = Self.outcomes([before, F.observation()])
+        let changed = try #require(outcomes[1].timeline.first { $0.kind == .originChanged })
+        let changes = try #require(changed.detail["changes"]?.arrayValue)
+        #expect(changes.contains { $0.stringValue?.contains("/buy/gift*") == true })
+        let chat = try #require(outcomes[1].deliveries.first { $0.webhook == "chat" })
+        let text = try Self.slackText(chat)
+        #expect(text.contains("Origin changed:"))
+        #expect(text.contains("/buy/gift*"))
     }
 
     @Test("fixing the block is one message saying what is right now")

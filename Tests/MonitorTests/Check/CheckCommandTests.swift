@@ -39,7 +39,7 @@ struct CheckCommandTests {
     @Test("an origin answering in 7 s while Apple times out is origin_broken (exit 1), citing Apple's reason")
     func slowOriginIsBroken() async throws {
         try await CheckScenarios.with(cdnDomains: ["slow.origin.test"]) { scenarios in
-            let run = try await MonitorBinary.run(["check", "slow.origin.test"] + scenarios.options(timeout: "10"))
+            let run = try await MonitorBinary.run(["check", "slow.origin.test"] + scenarios.options(timeout: "10s"))
             #expect(run.status == 1, "\(run.output)\(run.error)")
             #expect(run.output.contains("origin.slow"))
             #expect(run.output.contains("SWCERR00301 Timeout"))

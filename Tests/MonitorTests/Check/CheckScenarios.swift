@@ -57,8 +57,16 @@ struct CheckScenarios {
                 headers: [("Content-Type", "application/json")], body: .bytes([0xEF, 0xBB, 0xBF] + Array(current.utf8)))
         case "slow":
             // Past Apple's 5 s budget, within our 10 s timeout: Apple gives up, we do not.
-            { var slow = json(current); slow.delay = .seconds(7); return slow }()
+            {
+                var slow = json(current); slow.delay = .seconds(7); return slow
+            }()
         case "hang": .never
+        // Terminal escapes in an app ID the report quotes: clear screen, red text, window title, bell. (A header
+        // cannot carry them here: the fixture's HTTP/2 stack refuses control characters in header values.)
+        case "escape":
+            json(
+                #"{"applinks":{"details":[{"appIDs":["\u001b[2J\u001b[31mFAKE\u001b]0;title\u0007"],"#
+                    + #""components":[]}]}}"#)
         default: FixtureResponse(status: 500)
         }
     }
@@ -87,8 +95,13 @@ struct CheckScenarios {
             return .text("", status: 404, headers: [("Cache-Control", "max-age=3600"), ("Age", "10")])
         case "slow":
             return .text(
-                "", status: 404, headers: [("Apple-Failure-Reason", "SWCERR00301 Timeout"), ("Apple-Try-Direct", "true")])
+                "", status: 404,
+                headers: [("Apple-Failure-Reason", "SWCERR00301 Timeout"), ("Apple-Try-Direct", "true")])
         case "unknown": return FixtureResponse(status: 503)
+        case "longreason":
+            return .text(
+                "", status: 404,
+                headers: [("Apple-Failure-Reason", "SWCERR00101 " + String(repeating: "x", count: 5_000))])
         case "invalid": return .text("<html>maintenance</html>", headers: apple)
         default: return .text(currentAsApple, headers: apple)
         }
@@ -151,7 +164,7 @@ struct CheckScenarios {
     }
 
     /// The command-line options that point `aasa-monitor check` at these servers.
-    var commandOptions: [String] { options(timeout: "3") }
+    var commandOptions: [String] { options(timeout: "3s") }
 
     /// The options with another `--timeout` (in the flag's own syntax).
     func options(timeout: String) -> [String] {

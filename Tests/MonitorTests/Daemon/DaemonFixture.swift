@@ -12,6 +12,8 @@ final class DaemonFixture: Sendable {
 
     /// What the origin serves at `.well-known` (status, body).
     let origin = Mutex<(Int, String)>((200, DaemonFixture.version1))
+    /// When set, the origin answers Apple's fetcher (`AASA-Bot/1.0.0`) 403, like a WAF bot rule, and others 200.
+    let blocksApple = Mutex(false)
     /// What Apple's CDN serves (status, body, headers).
     let cdn = Mutex<(Int, String, [(String, String)])>((200, DaemonFixture.version1, DaemonFixture.appleHeaders))
     /// What the webhook receiver answers, in order; the last one repeats.
@@ -39,7 +41,11 @@ final class DaemonFixture: Sendable {
 
     func originRoutes() -> [FixtureRoute] {
         [
-            FixtureRoute("/.well-known/apple-app-site-association") { _ in
+            FixtureRoute("/.well-known/apple-app-site-association") { request in
+                let agent = request.headers.first { $0.0.lowercased() == "user-agent" }?.1
+                if self.blocksApple.withLock({ $0 }), agent == "AASA-Bot/1.0.0" {
+                    return .text("<html>Access denied</html>", status: 403, headers: [("Content-Type", "text/html")])
+                }
                 let (status, body) = self.origin.withLock { $0 }
                 return .text(body, status: status, headers: [("Content-Type", "application/json")])
             },

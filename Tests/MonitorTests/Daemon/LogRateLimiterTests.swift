@@ -27,6 +27,15 @@ struct LogRateLimiterTests {
         #expect(later.summaries == ["delivery: delivery failed repeated 995 more times in the last minute webhook=ops"])
     }
 
+    @Test("at exit, the counts of every open window are written")
+    func drain() {
+        var limiter = LogRateLimiter(burst: 1, window: 60)
+        for _ in 0..<4 { _ = limiter.admit(kind: "a", summary: ("a", ""), now: Self.start) }
+        _ = limiter.admit(kind: "b", summary: ("b", ""), now: Self.start)
+        #expect(limiter.drain() == ["a repeated 3 more times in the last minute"])
+        #expect(limiter.drain().isEmpty)
+    }
+
     @Test("another kind's lines are not held back by a flood")
     func kindsAreSeparate() {
         var limiter = LogRateLimiter(burst: 2, window: 60)

@@ -90,3 +90,17 @@ struct CapturingHandler: LogHandler {
         log.append("\(label): \(event.message)" + fields.map { " \($0.key)=\($0.value)" }.joined())
     }
 }
+
+/// Jitter values that differ from one call to the next but are the same in every run (the golden-ratio
+/// sequence), so retries drift apart deterministically.
+final class SpreadRandom: Sendable {
+    private let calls = Mutex(0)
+
+    func next() -> Double {
+        let call = calls.withLock { value -> Int in
+            value += 1
+            return value
+        }
+        return (Double(call) * 0.618_033_988_75).truncatingRemainder(dividingBy: 1)
+    }
+}

@@ -208,9 +208,10 @@ struct OutboxDelivererTests {
             try await Self.enqueue(store, id: "\(id)_other", webhook: "other", at: clock.now)
         }
         let transport = ScriptedTransport([.status(503)])
+        let spread = SpreadRandom()
         var deliverer = OutboxDeliverer(
             store: store, transport: transport, logger: CapturedLog().logger(label: "d"), clock: clock.function,
-            random: { 0 })
+            random: { spread.next() })
         deliverer.parallelism = 1
         // Every delivery fails a few times: their backoffs grow apart.
         for _ in 0..<12 {
@@ -230,6 +231,7 @@ struct OutboxDelivererTests {
             }
         }
         let sameReceiver = rows.filter { $0.webhook == delivered.webhook && $0.state == .pending }
+        #expect(sameReceiver.allSatisfy { before[$0.deliveryID].map { $0.nextAttemptAt > clock.now } == true })
         #expect(!sameReceiver.isEmpty)
     }
 }

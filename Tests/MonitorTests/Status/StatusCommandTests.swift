@@ -22,4 +22,21 @@ struct StatusCommandTests {
         #expect(try await MonitorBinary.run(["history", "bad domain", "--state-dir", directory]).status == 2)
         #expect(try await MonitorBinary.run(["status", "--config", directory + "/no-such.yml"]).status == 2)
     }
+
+    @Test("a configuration that lists no domains, as a fresh package install has, is exit 1 and says so")
+    func noDomainsConfigured() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("aasa-status-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let store = try await MonitorStore.open(directory: directory)
+        try store.close()
+        let configuration = directory + "/config.yml"
+        try "state_dir: \(directory)\n".write(
+            toFile: configuration, atomically: true, encoding: .utf8)
+        let run = try await MonitorBinary.run(["status", "--config", configuration])
+        #expect(run.status == 1)
+        #expect(
+            run.error.contains("no state yet for any domain: the configuration lists none under domains:"),
+            "\(run.error)")
+    }
 }
