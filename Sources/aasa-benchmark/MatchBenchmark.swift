@@ -51,6 +51,10 @@ enum MatchBenchmark {
     }
 
     private static func report(_ name: String, document: AASADocument, urls: [MatchableURL]) {
+        let compile = Measurement.medianWallAndCPUSeconds {
+            for _ in 0..<10 { _ = URLMatcher(document: document) }
+        }
+        print("match  \(name): compiled in \(String(format: "%.2f", compile.cpu * 100)) ms CPU (median of 7 runs)")
         let matcher = URLMatcher(document: document)
         var decisions = [0, 0, 0]
         let repetitions = 20
