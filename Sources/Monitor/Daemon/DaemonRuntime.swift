@@ -6,7 +6,7 @@ actor DaemonRuntime {
     private(set) var configuration: MonitorConfiguration
     private var plan = SchedulePlan()
     private var inFlight: [String: Date] = [:]
-    private var states: [String: DomainState]
+    private var states: [String: DomainSummary]
     private var checksByVerdict: [String: [Verdict: Int]] = [:]
     /// The last time the scheduler loop went round: the basis of `/healthz` and the watchdog.
     private(set) var lastTick: Date
@@ -27,7 +27,7 @@ actor DaemonRuntime {
     ) {
         self.configuration = configuration
         self.conditions = MonitorConditions(active: conditions)
-        self.states = Dictionary(states.map { ($0.domain, $0) }, uniquingKeysWith: { a, _ in a })
+        self.states = Dictionary(states.map { ($0.domain, DomainSummary($0)) }, uniquingKeysWith: { a, _ in a })
         self.lastTick = now
         plan.startupWindow = Self.startupWindow(domains: configuration.domains.count)
         plan.setDomains(
@@ -89,7 +89,7 @@ actor DaemonRuntime {
             transitions = conditions.record(outcome.report, domains: configuration.domains.count, now: now)
             outboxChanged = true
             deliveryWake.notify()
-            states[domain] = outcome.ledger.state
+            states[domain] = DomainSummary(outcome.ledger.state)
             checksByVerdict[domain, default: [:]][outcome.report.verdict, default: 0] += 1
             checksCompleted += 1
         } else {
@@ -145,11 +145,11 @@ actor DaemonRuntime {
         configuration.domains.compactMap { domain in
             guard let state = states[domain.name] else { return nil }
             return DomainMetrics(
-                domain: state.domain, verdict: state.verdict, cdnInSync: state.cdnInSync,
+                domain: domain.name, verdict: state.verdict, cdnInSync: state.cdnInSync,
                 staleSeconds: state.staleSince.map { max(0, now.timeIntervalSince($0)) },
                 certificateNotAfter: state.certificateNotAfter, lastCheck: state.lastCheck,
                 lastCheckDuration: state.lastDuration, lastPropagationDelay: state.lastPropagationDelay,
-                checksByVerdict: checksByVerdict[state.domain] ?? [:])
+                checksByVerdict: checksByVerdict[domain.name] ?? [:])
         }
     }
 
