@@ -19,7 +19,7 @@ extension DomainLedger {
             event.incident = incident
             if event.type == .alertFiring, let source = event.source {
                 event.consequences = report.findings.filter {
-                    $0.causedBy?.code == event.code && $0.causedBy?.source == source && $0.causedBy != nil
+                    $0.causedBy?.code == event.code && $0.causedBy?.source == source
                 }.map { "\($0.code) on \($0.source.rawValue): \($0.message)" }
             }
             return event
