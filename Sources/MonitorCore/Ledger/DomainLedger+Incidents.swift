@@ -103,9 +103,14 @@ extension DomainLedger {
         }
         let reminders = Set(wanted.filter { $0.type == .alertFiring && $0.reminder }.compactMap(\.identity))
         for (identity, state) in alerts.sorted(by: { $0.key < $1.key }) where !told.contains(identity) {
-            guard case .firing(let alert) = state, alert.severity >= webhook.minSeverity,
-                webhook.events.contains(.alertFiring)
-            else { continue }
+            // Resolving alerts still fire for the receiver: they have not passed long enough to be resolved.
+            let firing: FiringAlert
+            switch state {
+            case .firing(let alert), .resolving(let alert, _, _): firing = alert
+            case .pending, .resolved: continue
+            }
+            guard firing.severity >= webhook.minSeverity, webhook.events.contains(.alertFiring) else { continue }
+            let alert = firing
             digest.stillFailing.append(
                 IncidentDigest.Item(
                     code: identity.code, source: identity.source, subject: identity.subject,
