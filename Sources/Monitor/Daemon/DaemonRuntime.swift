@@ -96,6 +96,16 @@ actor DaemonRuntime {
         return transitions
     }
 
+    /// A fault of this process or host (`monitor.resources`, `monitor.store`); returns the condition's transition.
+    func fault(_ code: MonitorConditions.Code, message: String, now: Date) -> [MonitorConditions.Transition] {
+        conditions.fault(code, message: message, now: now)
+    }
+
+    /// The fault `code` is over.
+    func cleared(_ code: MonitorConditions.Code, now: Date) -> [MonitorConditions.Transition] {
+        conditions.cleared(code, now: now)
+    }
+
     /// Notes that something was written to the outbox outside a check (a monitor condition's deliveries).
     func markOutboxChanged() {
         outboxChanged = true
@@ -117,6 +127,11 @@ actor DaemonRuntime {
     func health(now: Date) -> HealthCheck {
         if now.timeIntervalSince(lastTick) > 30 {
             return .unhealthy(reason: "the scheduler loop has not run for \(Int(now.timeIntervalSince(lastTick))) s")
+        }
+        // A whole interval behind: the oldest due check waits longer than the shortest interval (at least a minute).
+        let shortest = configuration.domains.map { configuration.interval(for: $0).seconds }.min() ?? 0
+        if let wake = plan.nextWake, now.timeIntervalSince(wake) > max(60, shortest) {
+            return .unhealthy(reason: "checks are overdue: one has waited \(Int(now.timeIntervalSince(wake))) s past its time")
         }
         let limit = configuration.http.timeout.seconds * 4 + 60
         if let (domain, started) = inFlight.min(by: { $0.value < $1.value }), now.timeIntervalSince(started) > limit {

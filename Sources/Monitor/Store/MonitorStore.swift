@@ -10,13 +10,19 @@ import MonitorCore
 /// event without its state, or an alert change without its outbox rows. Only the daemon opens it this way; it
 /// runs the migrations. `status` uses `StoreReader.openReadOnly(directory:)`.
 public final class MonitorStore: Sendable {
-    let writer: any DatabaseWriter
+    let writer: TrackedWriter
     /// Reads through the same connections (WAL: readers never wait for the writer).
     public let reader: StoreReader
+    /// Whether writes commit; every write reports to it.
+    public let health: StoreHealth
+    /// The database file's device and inode when it was opened: a deleted or replaced file is noticed.
+    let identity: FileIdentity?
 
-    init(writer: any DatabaseWriter, path: String) {
-        self.writer = writer
+    init(writer: any DatabaseWriter, path: String, health: StoreHealth = StoreHealth()) {
+        self.writer = TrackedWriter(database: writer, health: health)
+        self.health = health
         self.reader = StoreReader(database: writer, path: path)
+        self.identity = path == ":memory:" ? nil : FileIdentity(path: path)
     }
 
     /// The database file (`:memory:` for in-memory stores).
@@ -45,6 +51,9 @@ public final class MonitorStore: Sendable {
         configuration.prepareDatabase { db in
             // FULL: a commit is on disk before it returns — the outbox promises at-least-once delivery.
             try db.execute(sql: "PRAGMA synchronous = FULL")
+            // After each checkpoint the WAL shrinks back to 1 MiB: on a small filesystem a WAL that only grows
+            // once held every byte free and the daemon never recovered.
+            try db.execute(sql: "PRAGMA journal_size_limit = 1048576")
             // Keep -wal and -shm when the daemon stops: operators in the group may read but not create files in
             // the state directory, and SQLite cannot open a WAL database read-only without them.
             var persist: Int32 = 1
