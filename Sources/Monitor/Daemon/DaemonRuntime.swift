@@ -131,7 +131,8 @@ actor DaemonRuntime {
         // A whole interval behind: the oldest due check waits longer than the shortest interval (at least a minute).
         let shortest = configuration.domains.map { configuration.interval(for: $0).seconds }.min() ?? 0
         if let wake = plan.nextWake, now.timeIntervalSince(wake) > max(60, shortest) {
-            return .unhealthy(reason: "checks are overdue: one has waited \(Int(now.timeIntervalSince(wake))) s past its time")
+            return .unhealthy(
+                reason: "checks are overdue: one has waited \(Int(now.timeIntervalSince(wake))) s past its time")
         }
         let limit = configuration.http.timeout.seconds * 4 + 60
         if let (domain, started) = inFlight.min(by: { $0.value < $1.value }), now.timeIntervalSince(started) > limit {

@@ -41,10 +41,12 @@ struct HousekeepingService: Service {
                     logger.error("heartbeat could not be written", metadata: ["error": "\(error)"])
                 }
                 let trouble = DaemonHealth.storeTrouble(store.health.status)
-                await trackStoreCondition(trouble, now: now, unrecorded: &unrecorded)
                 try? notifier.send(.status(await runtime.statusLine() + (trouble.map { "; \($0)" } ?? "")))
             }
-            if case .failing(_, _, let full) = store.health.status, now.timeIntervalSince(lastRecovery) >= recoveryPeriod {
+            await trackStoreCondition(now: now, unrecorded: &unrecorded)
+            if case .failing(_, _, let full) = store.health.status,
+                now.timeIntervalSince(lastRecovery) >= recoveryPeriod
+            {
                 lastRecovery = now
                 lastCheckpoint = now
                 await recover(full: full)
@@ -81,7 +83,8 @@ struct HousekeepingService: Service {
         guard let change = store.fileChange() else { return }
         var restored = false
         if change == .deleted {
-            logger.critical("the state database was deleted under the running daemon", metadata: ["path": "\(store.path)"])
+            logger.critical(
+                "the state database was deleted under the running daemon", metadata: ["path": "\(store.path)"])
             do {
                 try await store.restoreDeletedFile()
                 restored = true
@@ -94,17 +97,25 @@ struct HousekeepingService: Service {
         throw failure
     }
 
-    /// `monitor.store` fires in memory while the store cannot commit (`/healthz` and the status line show it); once
-    /// it commits again, the firing and its resolution are written together, so webhooks learn how long it lasted.
-    private func trackStoreCondition(
-        _ trouble: String?, now: Date, unrecorded: inout [MonitorConditions.Transition]
-    ) async {
+    /// `monitor.store` fires in memory while the store cannot commit (`/healthz` and the status line show it), and
+    /// also for a failure it has already recovered from; once it commits again, the firing and its resolution are
+    /// written together, so webhooks learn how long it lasted.
+    private func trackStoreCondition(now: Date, unrecorded: inout [MonitorConditions.Transition]) async {
+        let unseen = store.health.takeUnseenFailure()
+        let trouble =
+            DaemonHealth.storeTrouble(store.health.status)
+            ?? unseen.map {
+                "monitor.store: the state database could not commit at \(RFC3339.string($0.since)): \($0.reason)"
+            }
         if let trouble {
             let fired = await runtime.fault(.store, message: trouble + "; checks are not recorded meanwhile", now: now)
             if !fired.isEmpty { logger.critical("\(trouble)") }
             unrecorded += fired
-            return
         }
+        // Resolved once the store commits and, for a failure seen just now, has committed since it.
+        guard case .committing = store.health.status,
+            unseen == nil || (store.health.lastCommit.map { $0 > unseen!.since } ?? false)
+        else { return }
         let resolved = await runtime.cleared(.store, now: now)
         guard !resolved.isEmpty else { return }
         logger.notice("the state database commits again")

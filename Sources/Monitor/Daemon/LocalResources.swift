@@ -20,7 +20,9 @@ enum LocalResources {
 
     /// The fault behind `observation`'s failures, if this process lacks resources now.
     static func fault(after observation: DomainObservation) -> Fault? {
-        let fetches = [observation.wellKnown] + [observation.wellKnownPlain, observation.root, observation.cdn]
+        let fetches =
+            [observation.wellKnown]
+            + [observation.wellKnownPlain, observation.root, observation.cdn]
             .compactMap { $0 }
         guard fetches.contains(where: { $0.failure != nil }) else { return nil }
         return probe()
@@ -33,7 +35,8 @@ enum LocalResources {
         if descriptor < 0 {
             let code = errno
             switch code {
-            case EMFILE: return Fault(reason: "this process has no file descriptor left (EMFILE, \(limitText))" + advice)
+            case EMFILE:
+                return Fault(reason: "this process has no file descriptor left (EMFILE, \(limitText))" + advice)
             case ENFILE: return Fault(reason: "the system has no file descriptor left (ENFILE)" + advice)
             case ENOMEM, ENOBUFS: return Fault(reason: "out of memory for sockets (\(String(cString: strerror(code))))")
             default: return nil

@@ -73,7 +73,8 @@ struct SchedulerService: Service {
 
     /// Writes the monitor's condition changes with their deliveries, and logs them.
     private func record(_ transitions: [MonitorConditions.Transition]) async {
-        await ConditionRecorder(runtime: runtime, store: pipeline.store, logger: logger, clock: clock).record(transitions)
+        await ConditionRecorder(runtime: runtime, store: pipeline.store, logger: logger, clock: clock).record(
+            transitions)
     }
 
     private func log(_ outcome: CheckPipeline.Outcome) {

@@ -50,7 +50,9 @@ public struct EndpointLimits: Sendable, Hashable {
 struct RequestSizeMiddleware<Context: RequestContext>: RouterMiddleware {
     let maximumBodyBytes: Int
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    )
         async throws -> Response
     {
         let declared = request.headers[.contentLength].flatMap { Int($0) }
@@ -61,7 +63,8 @@ struct RequestSizeMiddleware<Context: RequestContext>: RouterMiddleware {
                 headers: [.contentType: "text/plain; charset=utf-8", .connection: "close"],
                 body: ResponseBody(
                     byteBuffer: ByteBuffer(
-                        string: "request body too large: at most \(maximumBodyBytes) bytes are accepted (routes are GET)\n"
+                        string:
+                            "request body too large: at most \(maximumBodyBytes) bytes are accepted (routes are GET)\n"
                     )))
         }
         return try await next(request, context)

@@ -23,6 +23,8 @@ public final class StoreHealth: Sendable {
         var inFlight: [UInt64: Date] = [:]
         var nextToken: UInt64 = 0
         var failure: (since: Date, reason: String, full: Bool)?
+        /// The first failure since `takeUnseenFailure()` last looked, kept after the store recovers.
+        var unseen: (since: Date, reason: String)?
         var lastCommit: Date?
     }
 
@@ -62,6 +64,15 @@ public final class StoreHealth: Sendable {
             guard !(error is CancellationError) else { return }
             let (reason, full) = Self.describe(error)
             state.failure = (state.failure?.since ?? now, reason, full)
+            if state.unseen == nil { state.unseen = (now, reason) }
+        }
+    }
+
+    /// A failure since the last call, even one the store has recovered from: a short outage is still reported.
+    func takeUnseenFailure() -> (since: Date, reason: String)? {
+        state.withLock { state in
+            defer { state.unseen = nil }
+            return state.unseen
         }
     }
 
@@ -72,7 +83,9 @@ public final class StoreHealth: Sendable {
             if let oldest = state.inFlight.values.min(), now.timeIntervalSince(oldest) > stuckAfter {
                 return .stuck(since: oldest)
             }
-            if let failure = state.failure { return .failing(since: failure.since, reason: failure.reason, full: failure.full) }
+            if let failure = state.failure {
+                return .failing(since: failure.since, reason: failure.reason, full: failure.full)
+            }
             return .committing
         }
     }
@@ -85,7 +98,8 @@ public final class StoreHealth: Sendable {
         guard let database = error as? DatabaseError else { return ("\(error)", false) }
         let detail = database.message.map { " (\($0))" } ?? ""
         switch database.resultCode {
-        case .SQLITE_FULL: return ("the disk is full" + detail + "; free space on the state directory's filesystem", true)
+        case .SQLITE_FULL:
+            return ("the disk is full" + detail + "; free space on the state directory's filesystem", true)
         case .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_CANTOPEN:
             return ("the database file cannot be written" + detail + "; check its owner, mode and mount", false)
         case .SQLITE_IOERR: return ("an I/O error" + detail + "; check the disk and the filesystem", false)
