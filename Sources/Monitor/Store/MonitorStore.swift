@@ -18,9 +18,14 @@ public final class MonitorStore: Sendable {
     /// The database file's device and inode when it was opened: a deleted or replaced file is noticed.
     let identity: FileIdentity?
 
+    /// Batches the checks' transactions (`GroupCommit`).
+    let groupCommit: GroupCommit
+
     init(writer: any DatabaseWriter, path: String, health: StoreHealth = StoreHealth()) {
-        self.writer = TrackedWriter(database: writer, health: health)
+        let tracked = TrackedWriter(database: writer, health: health)
+        self.writer = tracked
         self.health = health
+        self.groupCommit = GroupCommit(writer: tracked)
         self.reader = StoreReader(database: writer, path: path)
         self.identity = path == ":memory:" ? nil : FileIdentity(path: path)
     }
@@ -74,11 +79,12 @@ public final class MonitorStore: Sendable {
     ///
     /// Loads the domain's snapshot, applies `DomainLedger` (state, timeline, alert states, deliveries, history run)
     /// and writes its outcome. If anything throws, nothing of this check is kept. Event ids are ULIDs of the check
-    /// time.
+    /// time. Checks finishing within a few milliseconds share one transaction (`GroupCommit`); this returns once
+    /// the check is committed.
     @discardableResult
     public func record(report: DomainReport, policy: LedgerPolicy = .quiet) async throws -> LedgerOutcome {
         let path = path
-        return try await writer.write { db in
+        return try await groupCommit.record { db in
             let snapshot = try Self.snapshot(db, report: report, path: path)
             var generator = SystemRandomNumberGenerator()
             let outcome = DomainLedger.apply(
