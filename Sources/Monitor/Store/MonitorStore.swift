@@ -36,9 +36,19 @@ public final class MonitorStore: Sendable {
     /// Opens (creating if needed) `aasa-monitor.sqlite` in `directory` and migrates it to the current schema.
     ///
     /// The directory must exist. Waits up to `busyTimeout` seconds for locks held by readers or another writer.
+    /// Throws `StoreError` `.unwritable` when the file can only be opened read-only.
     public static func open(directory: String, busyTimeout: TimeInterval = 5) async throws -> MonitorStore {
         let path = (directory as NSString).appendingPathComponent(StoreSchema.fileName)
         let pool = try DatabasePool(path: path, configuration: configuration(busyTimeout: busyTimeout))
+        // SQLite silently falls back to read-only when the file cannot be opened for writing; the daemon would
+        // then run without recording anything, so it refuses to start instead.
+        let readOnly = try await pool.writeWithoutTransaction { db in
+            sqlite3_db_readonly(db.sqliteConnection, "main") == 1
+        }
+        if readOnly {
+            try? pool.close()
+            throw StoreError(.unwritable, path: path)
+        }
         try await migrate(pool)
         return MonitorStore(writer: pool, path: path)
     }

@@ -92,3 +92,41 @@ struct StoreFaultTests {
         }
     }
 }
+
+extension StoreFaultTests {
+    /// Makes `path` unwritable for this process: `chattr +i` as root (mode bits do not bind root), else mode 0444.
+    /// Returns the command that undoes it, or `nil` when it could not be done here.
+    static func makeUnwritable(_ path: String) async throws -> [String]? {
+        if geteuid() != 0 {
+            try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: path)
+            return ["/bin/chmod", "0644", path]
+        }
+        let chattr = try await MonitorBinary.run(["+i", path], binary: "/usr/bin/chattr")
+        return chattr.status == 0 ? ["/usr/bin/chattr", "-i", path] : nil
+    }
+
+    @Test("an unwritable database file stops the start with exit 1 and a message naming the fix")
+    func unwritableDatabase() async throws {
+        let fixture = try DaemonFixture()
+        try await fixture.withServers(domains: [Self.domain]) { origin, cdn, _, ca in
+            try fixture.writeConfiguration(domains: [Self.domain], origin: origin, cdn: cdn, caFile: ca)
+            let first = try fixture.startDaemon()
+            try await eventually("a first check", log: first) { try await DaemonTests.checks(fixture).count >= 1 }
+            first.send(SIGTERM)
+            #expect(try await first.waitForExit() == 0)
+            let file = fixture.stateDirectory + "/aasa-monitor.sqlite"
+            let undo = try #require(
+                try await Self.makeUnwritable(file), "neither chattr +i (as root) nor chmod can make the file read-only")
+            let refused = try await MonitorBinary.run(["run", "--config", fixture.configPath])
+            _ = try await MonitorBinary.run(Array(undo.dropFirst()), binary: undo[0])
+            #expect(refused.status == 1)
+            #expect(refused.error.contains("can only be opened read-only"), "\(refused.error)")
+            let again = try fixture.startDaemon()
+            try await eventually("checks recorded once the file is writable", log: again) {
+                try await DaemonTests.checks(fixture).count >= 2
+            }
+            again.send(SIGTERM)
+            #expect(try await again.waitForExit() == 0)
+        }
+    }
+}
