@@ -116,7 +116,8 @@ extension StoreFaultTests {
             #expect(try await first.waitForExit() == 0)
             let file = fixture.stateDirectory + "/aasa-monitor.sqlite"
             let undo = try #require(
-                try await Self.makeUnwritable(file), "neither chattr +i (as root) nor chmod can make the file read-only")
+                try await Self.makeUnwritable(file), "neither chattr +i (as root) nor chmod can make the file read-only"
+            )
             let refused = try await MonitorBinary.run(["run", "--config", fixture.configPath])
             _ = try await MonitorBinary.run(Array(undo.dropFirst()), binary: undo[0])
             #expect(refused.status == 1)
