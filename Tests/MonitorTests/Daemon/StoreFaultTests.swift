@@ -21,7 +21,11 @@ struct StoreFaultTests {
         let fixture = try DaemonFixture()
         try await fixture.withServers(domains: [Self.domain]) { origin, cdn, _, ca in
             try fixture.writeConfiguration(domains: [Self.domain], origin: origin, cdn: cdn, caFile: ca)
-            let daemon = try fixture.startDaemon()
+            let notify = try NotifySocket.bound()
+            var environment = ProcessInfo.processInfo.environment
+            environment["NOTIFY_SOCKET"] = notify.environmentValue
+            let daemon = try RunningMonitor(
+                arguments: ["run", "--config", fixture.configPath, "--log-level", "debug"], environment: environment)
             try await eventually("a first check", log: daemon) { try await DaemonTests.checks(fixture).count >= 1 }
             let address = try Self.address(daemon)
             try await withCurlEngine { engine in
@@ -40,6 +44,12 @@ struct StoreFaultTests {
                 try await eventually("/healthz 503 for the store", timeout: .seconds(60), log: daemon) {
                     let (status, body) = try await health()
                     return status == 503 && body.contains("monitor.store") && body.contains("locked")
+                }
+                try await eventually("systemd's STATUS= names monitor.store", timeout: .seconds(30), log: daemon) {
+                    while let message = notify.receive(within: 100) {
+                        if message.contains("STATUS=") && message.contains("monitor.store") { return true }
+                    }
+                    return false
                 }
                 try await holder.writeWithoutTransaction { db in try db.execute(sql: "ROLLBACK") }
                 try await eventually("/healthz 200 again", timeout: .seconds(60), log: daemon) {
