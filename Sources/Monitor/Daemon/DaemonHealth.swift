@@ -11,6 +11,7 @@ enum DaemonHealth {
         if let fault = await runtime.conditions.active[.resources] {
             return .unhealthy(reason: "monitor.resources: \(fault.message)")
         }
+        if let overdue = await runtime.overdue(now: now) { return .unhealthy(reason: overdue) }
         return await runtime.health(now: now)
     }
 

@@ -143,17 +143,19 @@ actor DaemonRuntime {
         if now.timeIntervalSince(lastTick) > 30 {
             return .unhealthy(reason: "the scheduler loop has not run for \(Int(now.timeIntervalSince(lastTick))) s")
         }
-        // A whole interval behind: the oldest due check waits longer than the shortest interval (at least a minute).
-        let shortest = configuration.domains.map { configuration.interval(for: $0).seconds }.min() ?? 0
-        if let wake = plan.nextWake, now.timeIntervalSince(wake) > max(60, shortest) {
-            return .unhealthy(
-                reason: "checks are overdue: one has waited \(Int(now.timeIntervalSince(wake))) s past its time")
-        }
         let limit = configuration.http.timeout.seconds * 4 + 60
         if let (domain, started) = inFlight.min(by: { $0.value < $1.value }), now.timeIntervalSince(started) > limit {
             return .unhealthy(reason: "the check of \(domain) has run for \(Int(now.timeIntervalSince(started))) s")
         }
         return .healthy
+    }
+
+    /// Why checks are a whole interval behind (the oldest due check waits longer than the shortest interval, at
+    /// least a minute), or `nil`. For `/healthz` only: an overloaded daemon is not stuck, so the watchdog ignores it.
+    func overdue(now: Date) -> String? {
+        let shortest = configuration.domains.map { configuration.interval(for: $0).seconds }.min() ?? 0
+        guard let wake = plan.nextWake, now.timeIntervalSince(wake) > max(60, shortest) else { return nil }
+        return "checks are overdue: one has waited \(Int(now.timeIntervalSince(wake))) s past its time"
     }
 
     /// The metrics of every configured domain that has been checked.
