@@ -60,6 +60,9 @@ extension MonitorStore {
     public func restoreDeletedFile() async throws {
         let path = path
         let temporary = path + ".restore"
+        // The whole state directory may be gone (`rm -r`): re-create it where permissions allow.
+        try? FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try? FileManager.default.removeItem(atPath: temporary)
         try await writer.database.writeWithoutTransaction { db in
             _ = try? db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
