@@ -11,7 +11,7 @@ import NIOCore
 public struct EndpointLimits: Sendable, Hashable {
     /// How long a connection may stay without a request before the server closes it.
     public var idleTimeout: Duration
-    /// The most connections served at once.
+    /// The most connections served at once (a burst of connects accepted in one read may pass it by a few).
     public var maximumConnections: Int
     /// The largest request body accepted (routes read none).
     public var maximumBodyBytes: Int

@@ -6,7 +6,7 @@ import Testing
 @Suite("endpoint limits", .timeLimit(.minutes(1)))
 struct EndpointLimitsTests {
     /// A blocking loopback TCP client; every read gives up after `guardSeconds` (a hang guard, not a check).
-    final class RawConnection {
+    final class RawConnection: @unchecked Sendable {
         let descriptor: Int32
 
         init(port: Int, guardSeconds: Int = 20) throws {
@@ -27,8 +27,22 @@ struct EndpointLimitsTests {
 
         deinit { close(descriptor) }
 
+        /// Whether the server has closed the connection already (EOF waiting), without blocking.
+        var isClosedByServer: Bool {
+            var byte: UInt8 = 0
+            return recv(descriptor, &byte, 1, Int32(MSG_DONTWAIT) | Int32(MSG_PEEK)) == 0
+        }
+
         func send(_ text: String) {
             _ = text.utf8CString.withUnsafeBufferPointer { Glibc.send(descriptor, $0.baseAddress, $0.count - 1, 0) }
+        }
+
+        /// `readToEnd` on a thread of its own: a blocking `recv` must not hold one of the few threads that Swift
+        /// concurrency (and so the endpoint's handlers) runs on.
+        func read(orUntil marker: String? = nil) async -> String? {
+            await withCheckedContinuation { continuation in
+                Thread { continuation.resume(returning: self.readToEnd(orUntil: marker)) }.start()
+            }
         }
 
         /// Everything until the server closes the connection or `marker` arrives; `nil` when the guard ran out.
@@ -56,7 +70,7 @@ struct EndpointLimitsTests {
             listen: ListenAddress(host: "127.0.0.1", port: 0), sources: Self.sources, limits: limits
         ) { address in
             let idle = try RawConnection(port: address.port)
-            #expect(idle.readToEnd() == "")
+            #expect(await idle.read() == "")
         }
     }
 
@@ -67,12 +81,31 @@ struct EndpointLimitsTests {
         ) { address in
             let client = try RawConnection(port: address.port)
             client.send("GET /healthz HTTP/1.1\r\nHost: localhost\r\nContent-Length: 5000\r\n\r\n")
-            let answer = try #require(client.readToEnd(orUntil: "bytes are accepted"))
+            let answer = try #require(await client.read(orUntil: "bytes are accepted"))
             #expect(answer.hasPrefix("HTTP/1.1 413"), "\(answer)")
             #expect(answer.contains("request body too large: at most 1024 bytes"))
             let small = try RawConnection(port: address.port)
             small.send("GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
-            #expect(small.readToEnd(orUntil: "ok\n")?.hasPrefix("HTTP/1.1 200") == true)
+            #expect(await small.read(orUntil: "ok\n")?.hasPrefix("HTTP/1.1 200") == true)
+        }
+    }
+
+    @Test("beyond the connection limit a client waits: it is served only after an idle connection was closed")
+    func connectionLimit() async throws {
+        let limits = EndpointLimits(idleTimeout: .milliseconds(300), maximumConnections: 1)
+        try await withMonitorEndpoint(
+            listen: ListenAddress(host: "127.0.0.1", port: 0), sources: Self.sources, limits: limits
+        ) { address in
+            // One request first, so the server has surely accepted this connection (a burst of connects can be
+            // accepted in one batch, past the limit); it then stays open, idle, until the idle timeout.
+            let idle = try RawConnection(port: address.port)
+            idle.send("GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            #expect(await idle.read(orUntil: "ok\n")?.hasPrefix("HTTP/1.1 200") == true)
+            let waiting = try RawConnection(port: address.port)
+            waiting.send("GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+            #expect(await waiting.read(orUntil: "ok\n")?.hasPrefix("HTTP/1.1 200") == true)
+            // Without the limit the answer would come at once, while the idle connection is still open.
+            #expect(idle.isClosedByServer)
         }
     }
 }
