@@ -98,7 +98,7 @@ struct DaemonServices {
                     } ?? [:],
                     schedulerLastProgress: await runtime.lastTick)
             },
-            health: { await runtime.health(now: clock()) },
+            health: { await DaemonHealth.check(runtime: runtime, store: store, now: clock()) },
             status: {
                 // Configured domains only, like `status --config`.
                 let configured = await runtime.configuration.domains.map(\.name)
