@@ -84,7 +84,7 @@ struct CheckCommand: AsyncParsableCommand {
             var output = CheckJSONStream(lines: jsonLines)
             try await CheckRunner.stream(
                 targets, probe: settings, evaluation: evaluation,
-                compact: { report in (report.verdict, try output.encode(report)) },
+                compact: { report in (report.verdict, try CheckJSONStream.encode(report)) },
                 emit: { verdict, encoded in
                     verdicts.append(verdict)
                     StandardOutput.write(output.piece(encoded))

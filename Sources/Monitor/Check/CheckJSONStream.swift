@@ -9,7 +9,8 @@ import Foundation
 public struct CheckJSONStream {
     /// `true` for one object per line (`--json-lines`), `false` for one document (`--json`).
     public let lines: Bool
-    private let encoder = MonitorJSON.encoder()
+    /// One encoder for every domain: its settings never change after creation, and encoding does not mutate it.
+    private static let encoder = MonitorJSON.encoder()
     private var written = 0
 
     public init(lines: Bool) {
@@ -17,7 +18,7 @@ public struct CheckJSONStream {
     }
 
     /// One domain's report as the JSON object `--json` prints for it (documents are not part of it).
-    public func encode(_ report: DomainReport) throws -> Data {
+    public static func encode(_ report: DomainReport) throws -> Data {
         try encoder.encode(report)
     }
 

@@ -19,29 +19,42 @@ public enum CheckRunner {
     /// Checks `targets` with one engine, at most `probe.concurrency` domains at once, and evaluates each as soon
     /// as its observation arrives. A domain that hangs holds one slot for about twice the timeout, never more.
     ///
-    /// Streams: each report is reduced by `compact` at once (its documents and observation are dropped then), and
-    /// `emit` gets the compact results in the order of `targets` (duplicates checked once), each as soon as it
-    /// and every earlier one are done. Memory holds only the compact results waiting behind a slower domain.
-    public static func stream<Compact>(
+    /// Streams with bounded memory: each domain is observed, evaluated and reduced by `compact` in its own child
+    /// task (so evaluation uses every core), which drops its bodies, documents and report there. `emit` gets the
+    /// compact results in the order of `targets` (duplicates checked once), each as soon as it and every earlier
+    /// one are done. A new domain starts only when a finished one has been taken, so at most `concurrency`
+    /// observations exist at once; what waits behind a slower earlier domain is only its compact result.
+    public static func stream<Compact: Sendable>(
         _ targets: [Target],
         probe settings: ProbeSettings,
         evaluation: EvaluationSettings,
         clock: @escaping @Sendable () -> Date = { Date() },
-        compact: (DomainReport) throws -> Compact,
+        compact: @escaping @Sendable (DomainReport) throws -> Compact,
         emit: (Compact) throws -> Void
     ) async throws {
-        let domains = uniqued(targets.map(\.domain))
-        var slots: [String: (index: Int, expectations: Expectations)] = [:]
-        for (index, domain) in domains.enumerated() { slots[domain] = (index, Expectations()) }
-        for target in targets.reversed() { slots[target.domain]?.expectations = target.expectations }
+        var seen: Set<String> = []
+        let unique = targets.filter { seen.insert($0.domain).inserted }
+        let expectations = Dictionary(targets.map { ($0.domain, $0.expectations) }, uniquingKeysWith: { a, _ in a })
         var release = InOrderRelease<Compact>()
         try await withCurlEngine(configuration: settings.engineConfiguration) { engine in
             let probe = DomainProbe(engine: engine, settings: settings)
-            for await observation in probe.observeAll(domains: domains, now: clock) {
-                guard let slot = slots[observation.domain] else { continue }
-                let report = DomainEvaluator.evaluate(
-                    observation, expectations: slot.expectations, settings: evaluation, now: observation.finishedAt)
-                for value in release.accept(try compact(report), at: slot.index) { try emit(value) }
+            try await withThrowingTaskGroup(of: (Int, Compact).self) { group in
+                var pending = unique.enumerated().makeIterator()
+                func start() {
+                    guard !Task.isCancelled, let (index, target) = pending.next() else { return }
+                    let expected = expectations[target.domain] ?? target.expectations
+                    group.addTask {
+                        let observation = await probe.observe(domain: target.domain, now: clock)
+                        let report = DomainEvaluator.evaluate(
+                            observation, expectations: expected, settings: evaluation, now: observation.finishedAt)
+                        return (index, try compact(report))
+                    }
+                }
+                for _ in 0..<settings.concurrency { start() }
+                while let (index, value) = try await group.next() {
+                    start()
+                    for released in release.accept(value, at: index) { try emit(released) }
+                }
             }
         }
         try Task.checkCancellation()
@@ -61,8 +74,4 @@ public enum CheckRunner {
         return reports
     }
 
-    private static func uniqued(_ domains: [String]) -> [String] {
-        var seen: Set<String> = []
-        return domains.filter { seen.insert($0).inserted }
-    }
 }
