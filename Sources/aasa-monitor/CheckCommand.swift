@@ -74,10 +74,7 @@ struct CheckCommand: AsyncParsableCommand {
     /// Streams: each domain is printed as soon as it and every domain named before it are done; a slower domain
     /// holds back the later ones as their rendered text or encoded JSON only, never their full reports.
     func run() async throws {
-        let file = try loadConfiguration()
-        let settings = try probeSettings(file)
-        let targets = try checkTargets(file)
-        let evaluation = try evaluationSettings(file)
+        let (settings, targets, evaluation) = try prepare()
         signal(SIGPIPE, SIG_IGN)
         var verdicts: [Verdict] = []
         if json || jsonLines {
@@ -101,6 +98,13 @@ struct CheckCommand: AsyncParsableCommand {
         }
         let code = Verdict.exitCode(for: verdicts)
         if code != 0 { throw CommandFailure(message: "", exitCode: code) }
+    }
+
+    /// What to check and how, from the flags and the configuration; the parsed configuration itself is not kept
+    /// while the domains are checked (with 10,000 domains it is megabytes).
+    private func prepare() throws -> (ProbeSettings, [CheckRunner.Target], EvaluationSettings) {
+        let file = try loadConfiguration()
+        return (try probeSettings(file), try checkTargets(file), try evaluationSettings(file))
     }
 
     /// The configuration named by `--config`, or `nil`. Its problems, CA files included, are reported by the

@@ -32,9 +32,7 @@ public enum CheckRunner {
         compact: @escaping @Sendable (DomainReport) throws -> Compact,
         emit: (Compact) throws -> Void
     ) async throws {
-        var seen: Set<String> = []
-        let unique = targets.filter { seen.insert($0.domain).inserted }
-        let expectations = Dictionary(targets.map { ($0.domain, $0.expectations) }, uniquingKeysWith: { a, _ in a })
+        let unique = firstOfEachDomain(targets)
         var release = InOrderRelease<Compact>()
         try await withCurlEngine(configuration: settings.engineConfiguration) { engine in
             let probe = DomainProbe(engine: engine, settings: settings)
@@ -42,11 +40,11 @@ public enum CheckRunner {
                 var pending = unique.enumerated().makeIterator()
                 func start() {
                     guard !Task.isCancelled, let (index, target) = pending.next() else { return }
-                    let expected = expectations[target.domain] ?? target.expectations
                     group.addTask {
                         let observation = await probe.observe(domain: target.domain, now: clock)
                         let report = DomainEvaluator.evaluate(
-                            observation, expectations: expected, settings: evaluation, now: observation.finishedAt)
+                            observation, expectations: target.expectations, settings: evaluation,
+                            now: observation.finishedAt)
                         return (index, try compact(report))
                     }
                 }
@@ -72,6 +70,13 @@ public enum CheckRunner {
             targets, probe: settings, evaluation: evaluation, clock: clock, compact: { $0 },
             emit: { reports.append($0) })
         return reports
+    }
+
+    /// `targets` without repeated domains; a repeated domain keeps its first expectations. The set of names seen
+    /// is freed on return, so it costs no memory while the domains are checked.
+    private static func firstOfEachDomain(_ targets: [Target]) -> [Target] {
+        var seen: Set<String> = []
+        return targets.filter { seen.insert($0.domain).inserted }
     }
 
 }
