@@ -7,13 +7,14 @@ final class FixtureRouteHandler: ChannelInboundHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
 
-    private let routes: [FixtureRoute]
+    /// The routes by path (the first route of a path wins).
+    private let routes: [String: FixtureRoute]
     private let recorder: FixtureRecorder
     private let httpVersion: String
     private var head: HTTPRequestHead?
     private var body: [UInt8] = []
 
-    init(routes: [FixtureRoute], recorder: FixtureRecorder, httpVersion: String) {
+    init(routes: [String: FixtureRoute], recorder: FixtureRecorder, httpVersion: String) {
         self.routes = routes
         self.recorder = recorder
         self.httpVersion = httpVersion
@@ -37,7 +38,7 @@ final class FixtureRouteHandler: ChannelInboundHandler {
             )
             recorder.update { $0.requests.append(request) }
             let response =
-                routes.first { $0.path == request.path }?.respond(request)
+                routes[request.path]?.respond(request)
                 ?? .text("no route for \(request.path)\n", status: 404)
             answer(request: request, with: response, context: context)
         }
