@@ -21,6 +21,8 @@ actor DaemonRuntime {
         configuration: MonitorConfiguration, states: [DomainState], now: Date,
         conditions: [MonitorConditions.Condition] = []
     ) {
+        // With `shard: K/N` this daemon schedules only its shard's domains; everything downstream reads this list.
+        let configuration = configuration.restrictedToShard()
         self.configuration = configuration
         self.conditions = MonitorConditions(active: conditions)
         self.states = Dictionary(states.map { ($0.domain, $0) }, uniquingKeysWith: { a, _ in a })
@@ -43,6 +45,7 @@ actor DaemonRuntime {
 
     /// Puts a new configuration in force; checks in flight finish with the one they started with.
     func reload(_ configuration: MonitorConfiguration, now: Date) {
+        let configuration = configuration.restrictedToShard()
         self.configuration = configuration
         plan.startupWindow = Self.startupWindow(domains: configuration.domains.count)
         plan.setDomains(
