@@ -11,11 +11,12 @@ struct DaemonRun {
     /// Runs (rows) in the database after the daemon stopped, and the checks they hold.
     var runs: Int
     var checksAtExit: Int
-    /// The database file after a clean stop, and every file of the state directory (with `-wal` and `-shm`).
+    /// The database file after a clean stop and a checkpoint; every file of the state directory (with `-wal` and
+    /// `-shm`) as the daemon left it.
     var databaseBytes: Int
     var stateDirectoryBytes: Int
     var handshakes: Int
-    var requestURLs: [String]
+    var replayLines: [String]
 
     static func measure(
         binary: String, server: FixtureServer, options: Orchestrator.Options
@@ -49,13 +50,23 @@ struct DaemonRun {
         }
         let after = server.activity
         let atExit = try recorded(database)
-        let sizes = directoryBytes(directory + "/state")
+        let stateDirectoryBytes = directoryBytes(directory + "/state").values.reduce(0, +)
+        try checkpoint(database)
         return DaemonRun(
             cpuSeconds: figures.cpuSeconds, peakRSSKilobytes: figures.peakRSSKilobytes, checks: checks,
-            runs: atExit.runs, checksAtExit: atExit.checks, databaseBytes: sizes["aasa-monitor.sqlite"] ?? 0,
-            stateDirectoryBytes: sizes.values.reduce(0, +),
+            runs: atExit.runs, checksAtExit: atExit.checks,
+            databaseBytes: directoryBytes(directory + "/state")["aasa-monitor.sqlite"] ?? 0,
+            stateDirectoryBytes: stateDirectoryBytes,
             handshakes: after.tlsHandshakesCompleted - before.tlsHandshakesCompleted,
-            requestURLs: after.requests[before.requests.count...].compactMap(Fleet.url(of:)))
+            replayLines: after.requests[before.requests.count...].compactMap(Fleet.replayLine(of:)))
+    }
+
+    /// Moves the write-ahead log into the database file and empties it, so the file's size is what the history
+    /// takes: the `-wal` file is kept between runs and reused, a fixed few MB however many checks it has seen.
+    private static func checkpoint(_ path: String) throws {
+        let queue = try DatabaseQueue(path: path)
+        try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        try queue.close()
     }
 
     /// Checks and runs in the daemon's database, read-only (WAL lets this read while the daemon writes).

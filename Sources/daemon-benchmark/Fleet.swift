@@ -42,10 +42,15 @@ enum Fleet {
         """ + (0..<domains).map { "  - \(domain($0))\n" }.joined()
     }
 
-    /// `https://host/path` of a request the server saw (HTTP/2 `:authority` or HTTP/1.1 `Host`).
-    static func url(of request: RecordedRequest) -> String? {
-        guard let host = request.headers.first(where: { [":authority", "host"].contains($0.0.lowercased()) })?.1
-        else { return nil }
-        return "https://\(host)\(request.uri)"
+    /// One line of the bare client's replay list: `https://host/path` of a request the server saw (HTTP/2
+    /// `:authority` or HTTP/1.1 `Host`), prefixed `chain ` for the daemon's first origin request of a check: the
+    /// one with Apple's user agent on the well-known path, which reads the certificate chain on a fresh connection.
+    static func replayLine(of request: RecordedRequest) -> String? {
+        func header(_ names: Set<String>) -> String? { request.headers.first { names.contains($0.0.lowercased()) }?.1 }
+        guard let host = header([":authority", "host"]) else { return nil }
+        let readsChain =
+            request.path == "/.well-known/apple-app-site-association"
+            && header(["user-agent"])?.hasPrefix("AASA-Bot/") == true
+        return (readsChain ? "chain " : "") + "https://\(host)\(request.uri)"
     }
 }

@@ -11,7 +11,7 @@ enum Orchestrator {
         var daemon: DaemonRun
         var bare: BareResult
         var daemonCPUPerCheck: Double { daemon.cpuSeconds / Double(max(1, daemon.checks)) }
-        var requestsPerCheck: Double { Double(daemon.requestURLs.count) / Double(max(1, daemon.checksAtExit)) }
+        var requestsPerCheck: Double { Double(daemon.replayLines.count) / Double(max(1, daemon.checksAtExit)) }
         var bareCPUPerCheck: Double { bare.cpuSeconds / Double(max(1, bare.requests)) * requestsPerCheck }
         var cpuRatio: Double { daemonCPUPerCheck / max(bareCPUPerCheck, 1e-9) }
         var databaseBytesPerCheck: Double { Double(daemon.databaseBytes) / Double(max(1, daemon.checksAtExit)) }
@@ -34,7 +34,7 @@ enum Orchestrator {
         for run in 1...options.runs {
             let daemon = try await DaemonRun.measure(binary: options.binary, server: server, options: options)
             let handshakesBefore = server.activity.tlsHandshakesCompleted
-            var bare = try BareResult.measure(urls: daemon.requestURLs, server: server, options: options)
+            var bare = try BareResult.measure(urls: daemon.replayLines, server: server, options: options)
             bare.handshakes = server.activity.tlsHandshakesCompleted - handshakesBefore
             let sample = Sample(daemon: daemon, bare: bare)
             samples.append(sample)
@@ -66,8 +66,9 @@ enum Orchestrator {
                 + "\(fixed(median(samples.map(\.cpuRatio))))×)")
         print("  daemon peak RSS               \(mb(Int(rss))) MB")
         print(
-            "  state directory per check     \(whole(stateBytes)) bytes "
-                + "(database file alone \(whole(median(samples.map(\.databaseBytesPerCheck)))))")
+            "  database per check            \(whole(median(samples.map(\.databaseBytesPerCheck)))) bytes after a "
+                + "checkpoint; state directory as the daemon left it: \(whole(stateBytes)) bytes per check (the -wal "
+                + "file in it is a fixed few MB, reused)")
         print("  database per domain           \(whole(databasePerDomain)) bytes; \(whole(bytesPerRun)) bytes per run")
         // One core gives 900 CPU seconds per 15 minutes; each domain check costs `cpu` of them.
         print("  domains per core at a 15-minute interval (900 s / CPU per check): \(whole(900 / cpu))")
