@@ -90,13 +90,19 @@ enum BareReplay {
     }
 
     /// 1 when the request failed at the HTTP level (any status, 404 included, is an answer, as for the daemon).
+    /// A failure is tried once more, as the daemon tries a CDN request whose shared connection failed.
     private static func fetch(_ request: HTTPRequest, engine: CurlEngine) async -> Int {
-        do {
-            _ = try await engine.perform(request)
-            return 0
-        } catch {
-            FileHandle.standardError.write(Data("bare request \(request.url) failed: \(error)\n".utf8))
-            return 1
+        var lastError: (any Error)?
+        for _ in 0..<2 {
+            do {
+                _ = try await engine.perform(request)
+                return 0
+            } catch {
+                lastError = error
+            }
         }
+        FileHandle.standardError.write(
+            Data("bare request \(request.url) failed: \(lastError.map { "\($0)" } ?? "")\n".utf8))
+        return 1
     }
 }

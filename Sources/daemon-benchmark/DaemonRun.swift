@@ -16,6 +16,8 @@ struct DaemonRun {
     var databaseBytes: Int
     var stateDirectoryBytes: Int
     var handshakes: Int
+    /// Database bytes per check after every domain had its first check: what repetition costs.
+    var steadyBytesPerCheck: Double?
     var replayLines: [String]
 
     static func measure(
@@ -34,15 +36,21 @@ struct DaemonRun {
             arguments: ["run", "--config", configPath, "--log-level", "error"], binary: binary)
         // A fixed-duration run, not a test: the benchmark's figures are what happened in this time.
         let end = ContinuousClock.now + .seconds(options.seconds)
+        let database = directory + "/state/aasa-monitor.sqlite"
+        var firstCycle: Recorded?
         while ContinuousClock.now < end {
             guard daemon.isRunning else {
                 throw BenchmarkError("the daemon exited early: \(daemon.standardError.suffix(2_000))")
             }
             try await Task.sleep(for: min(.seconds(1), end - ContinuousClock.now))
+            // The steady state starts once every domain has its first run; the database may not exist yet.
+            if firstCycle == nil, let now = try? recorded(database), now.checks >= options.domains {
+                firstCycle = now
+            }
         }
         let figures = try ProcessFigures.read(pid: daemon.pid)
-        let database = directory + "/state/aasa-monitor.sqlite"
-        let checks = try recorded(database).checks
+        let atEnd = try recorded(database)
+        let checks = atEnd.checks
         daemon.send(SIGTERM)
         let status = try await daemon.waitForExit(timeout: .seconds(60))
         guard status == 0 else {
@@ -58,6 +66,10 @@ struct DaemonRun {
             databaseBytes: directoryBytes(directory + "/state")["aasa-monitor.sqlite"] ?? 0,
             stateDirectoryBytes: stateDirectoryBytes,
             handshakes: after.tlsHandshakesCompleted - before.tlsHandshakesCompleted,
+            steadyBytesPerCheck: firstCycle.flatMap { first in
+                atEnd.checks > first.checks
+                    ? Double(atEnd.usedBytes - first.usedBytes) / Double(atEnd.checks - first.checks) : nil
+            },
             replayLines: after.requests[before.requests.count...].compactMap(Fleet.replayLine(of:)))
     }
 
@@ -69,14 +81,29 @@ struct DaemonRun {
         try queue.close()
     }
 
+    /// What the database holds at one moment.
+    struct Recorded {
+        var checks: Int
+        var runs: Int
+        /// Pages in use (not free) times the page size, as the database stands in this read's snapshot (the
+        /// write-ahead log included), so growth shows without a checkpoint.
+        var usedBytes: Int
+    }
+
     /// Checks and runs in the daemon's database, read-only (WAL lets this read while the daemon writes).
-    private static func recorded(_ path: String) throws -> (checks: Int, runs: Int) {
+    private static func recorded(_ path: String) throws -> Recorded {
         var configuration = Configuration()
         configuration.readonly = true
         let queue = try DatabaseQueue(path: path, configuration: configuration)
-        let row = try queue.read { db in
-            try Row.fetchOne(db, sql: "SELECT coalesce(sum(checks), 0) AS checks, count(*) AS runs FROM runs")
+        defer { try? queue.close() }
+        return try queue.read { db in
+            let row = try Row.fetchOne(
+                db, sql: "SELECT coalesce(sum(checks), 0) AS checks, count(*) AS runs FROM runs")
+            let pages = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0
+            let free = try Int.fetchOne(db, sql: "PRAGMA freelist_count") ?? 0
+            let pageSize = try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 0
+            return Recorded(
+                checks: row?["checks"] ?? 0, runs: row?["runs"] ?? 0, usedBytes: (pages - free) * pageSize)
         }
-        return (row?["checks"] ?? 0, row?["runs"] ?? 0)
     }
 }

@@ -41,7 +41,7 @@ enum Orchestrator {
             let checks = Double(max(1, daemon.checksAtExit))
             print(
                 "\(run)\t\(daemon.checks)\t\(ms(sample.daemonCPUPerCheck))\t\(mb(daemon.peakRSSKilobytes))\t"
-                    + "\(whole(sample.databaseBytesPerCheck))\t\(whole(sample.stateBytesPerCheck))\t\(daemon.runs)\t"
+                    + "\(whole(sample.databaseBytesPerCheck))\t\(daemon.steadyBytesPerCheck.map(whole) ?? "-")\t\(whole(sample.stateBytesPerCheck))\t\(daemon.runs)\t"
                     + "\(fixed(sample.requestsPerCheck))\t\(fixed(Double(daemon.handshakes) / checks))\t"
                     + "\(ms(sample.bareCPUPerCheck))\t\(mb(bare.maxRSSKilobytes))\t"
                     + "\(fixed(Double(bare.handshakes) / checks))\t\(fixed(sample.cpuRatio))×"
@@ -70,6 +70,13 @@ enum Orchestrator {
                 + "checkpoint; state directory as the daemon left it: \(whole(stateBytes)) bytes per check (the -wal "
                 + "file in it is a fixed few MB, reused)")
         print("  database per domain           \(whole(databasePerDomain)) bytes; \(whole(bytesPerRun)) bytes per run")
+        let steady = samples.compactMap(\.daemon.steadyBytesPerCheck)
+        if !steady.isEmpty {
+            let perCheck = median(steady)
+            print(
+                "  steady state (after each domain's first run): \(whole(perCheck)) database bytes per check; at a "
+                    + "15-minute interval (96 checks a day) \(whole(perCheck * 96)) bytes per domain per day")
+        }
         // One core gives 900 CPU seconds per 15 minutes; each domain check costs `cpu` of them.
         print("  domains per core at a 15-minute interval (900 s / CPU per check): \(whole(900 / cpu))")
     }
