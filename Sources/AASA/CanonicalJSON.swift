@@ -26,7 +26,13 @@ public enum CanonicalJSON {
 
     /// `sha256:<64 lower-case hex digits>` of the canonical text.
     public static func hash(of value: JSONValue) -> String {
-        let digest = SHA256.hash(data: bytes(of: value))
+        hash(canonicalBytes: bytes(of: value))
+    }
+
+    /// `sha256:<64 lower-case hex digits>` of canonical bytes already written by `bytes(of:)`: callers that need
+    /// both the text and the hash serialize once.
+    public static func hash(canonicalBytes: [UInt8]) -> String {
+        let digest = SHA256.hash(data: canonicalBytes)
         let hexDigits = Array("0123456789abcdef".utf8)
         var hex: [UInt8] = []
         hex.reserveCapacity(64)

@@ -1,4 +1,5 @@
 import AASA
+import Foundation
 
 /// Matcher decisions per second on a large realistic document and on adversarial patterns.
 enum MatchBenchmark {
@@ -14,9 +15,46 @@ enum MatchBenchmark {
             "adversarial patterns (many *, ?*, variables with wildcard values, a 10 000-value variable used 300 times)",
             document: adversarial,
             urls: adversarialURLs())
+        runHostile()
+    }
+
+    /// Single hostile decisions from issue 12, in milliseconds and steps: they must stay well under a second.
+    static func runHostile() {
+        let stars = "/" + String(repeating: "*a", count: 60_000) + "b"
+        let longURL = "https://example.com/" + String(repeating: "a", count: 100_000)
+        time("120 KB *a*a…b rule, 100 KB URL", paths: [stars], url: longURL + "b")
+        let quadratic = "/*" + String(repeating: "a?", count: 3_000) + "b*"
+        time("a?a?…b rule that spends the budget (undecided), 100 KB URL", paths: [quadratic], url: longURL)
+        var random = SplitMix(seed: 12)
+        let pieces = ["?", "*a", "a*b", "?*c", "$(lang)", "/", "x", "ab", "$(digit)", "*b?"]
+        let fuzzed = (0..<26_550).map { _ in
+            "/" + (0..<Int(random.next() % 8 + 8)).map { _ in pieces[Int(random.next() % 10)] }.joined()
+        }
+        let mediumURL = "https://example.com/" + String(repeating: "ab/x", count: 250) + "z?q=1"
+        time("26,550 fuzzed paths (\(fuzzed.joined().utf8.count / 1024) KB), 1 KB URL", paths: fuzzed, url: mediumURL)
+    }
+
+    private static func time(_ name: String, paths: [String], url text: String) {
+        let list = paths.map { "\"\($0)\"" }.joined(separator: ",")
+        let json = #"{"applinks": {"details": [{"appIDs": ["\#(app)"], "paths": [\#(list)]}]}}"#
+        guard let document = AASAParser.parse(Array(json.utf8)).document, let url = try? MatchableURL(text) else {
+            fatalError("the hostile document does not parse")
+        }
+        let matcher = URLMatcher(document: document)
+        var result = matcher.decideCountingSteps(url, appID: app)
+        let seconds = Measurement.medianWallAndCPUSeconds(runs: 5) {
+            result = matcher.decideCountingSteps(url, appID: app)
+        }
+        print(
+            "hostile \(name): \(result.outcome.decision.rawValue) in \(String(format: "%.2f", seconds.cpu * 1000)) ms CPU, "
+                + "\(Measurement.format(Double(result.steps))) steps (median of 5 runs)")
     }
 
     private static func report(_ name: String, document: AASADocument, urls: [MatchableURL]) {
+        let compile = Measurement.medianWallAndCPUSeconds {
+            for _ in 0..<10 { _ = URLMatcher(document: document) }
+        }
+        print("match  \(name): compiled in \(String(format: "%.2f", compile.cpu * 100)) ms CPU (median of 7 runs)")
         let matcher = URLMatcher(document: document)
         var decisions = [0, 0, 0]
         let repetitions = 20
@@ -113,5 +151,20 @@ enum MatchBenchmark {
             "https://example.com/" + Array(repeating: "w9999", count: 300).joined(separator: "-") + "/x",
         ]
         return texts.compactMap { try? MatchableURL($0) }
+    }
+}
+
+/// A small seeded generator, so the fuzzed document is the same on every run.
+struct SplitMix {
+    var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var mixed = state
+        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+        return mixed ^ (mixed >> 31)
     }
 }

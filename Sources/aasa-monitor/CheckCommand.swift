@@ -131,7 +131,10 @@ struct CheckCommand: AsyncParsableCommand {
         let defaults = (file?.cdn ?? CDNSettings(), file?.tls ?? TLSSettings())
         let stale = try duration("--stale-after", staleAfter) ?? defaults.0.staleAfter
         let warning = try duration("--expiry-warning", expiryWarning, minimum: .zero) ?? defaults.1.expiryWarning
-        return EvaluationSettings(expiryWarning: warning.seconds, staleAfter: stale.seconds)
+        return EvaluationSettings(
+            expiryWarning: warning.seconds, staleAfter: stale.seconds,
+            appleBudget: (file?.http ?? HTTPSettings()).appleBudget.seconds,
+            expiryCritical: defaults.1.expiryCritical.seconds)
     }
 
     private func probeSettings(_ file: MonitorConfiguration?) throws -> ProbeSettings {

@@ -86,3 +86,53 @@ struct MatcherPathTests {
         #expect(try MatcherFixtures.decision(document, "https://example.com/#/other") == .noMatch)
     }
 }
+
+/// Random path patterns against Apple's path rules P1–P6 (spelled out on strings, see `URLMatcher`) and a textbook
+/// glob matcher, so the segment programs, the P4 tail and the first-segment index are checked together.
+@Suite("Path matching agrees with the path rules on random patterns")
+struct MatcherRandomPathTests {
+    static func normalizedPath(_ path: String) -> [Character] {
+        var text = Array(path.isEmpty ? "/" : path)
+        while text.count > 1 && text.last == "/" { text.removeLast() }
+        return text
+    }
+
+    static func normalizedPattern(_ pattern: String) -> [Character] {
+        var text = Array("/" + pattern.drop(while: { $0 == "/" }))
+        while text.count > 1 && text.last == "/" { text.removeLast() }
+        return text
+    }
+
+    static func reference(pattern: String, path: String) -> Bool {
+        let text = normalizedPath(path)
+        let glob = normalizedPattern(pattern)
+        if glob.count >= 2 && glob.dropFirst().allSatisfy({ $0 == "*" }) { return true }
+        if MatcherAdversarialTests.reference(glob, text) { return true }
+        return glob.count >= 2 && glob.suffix(2) == ["/", "*"]
+            && MatcherAdversarialTests.reference(Array(glob.dropLast(2)), text)
+    }
+
+    @Test("random path patterns decide as the reference", arguments: [11, 12, 13] as [UInt64])
+    func agreesWithReference(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let patternAlphabet: [Character] = ["a", "b", "/", "/", "*", "?"]
+        let pathAlphabet: [Character] = ["a", "b", "/"]
+        for _ in 0..<300 {
+            let pattern = String(
+                (0..<Int.random(in: 0...7, using: &random)).map { _ in patternAlphabet.randomElement(using: &random)! })
+            let path =
+                "/"
+                + String(
+                    (0..<Int.random(in: 0...7, using: &random)).map { _ in pathAlphabet.randomElement(using: &random)! }
+                )
+            // Two rules, so the index decides which one is tried: the random one, then a rule for /zz only.
+            let document = MatcherFixtures.document([
+                MatcherFixtures.component(pattern), MatcherFixtures.component("/zz"),
+            ])
+            let outcome = try URLMatcher(document: document).decide(
+                url: "https://example.com\(path)", appID: MatcherFixtures.app)
+            let expected = Self.reference(pattern: pattern, path: path)
+            #expect((outcome.rule?.index == 0) == expected, "seed \(seed): pattern \(pattern) path \(path)")
+        }
+    }
+}

@@ -15,6 +15,8 @@ final class CompiledRule: Sendable {
     let path: TextMatcher?
     let query: QueryMatcher
     let fragment: TextMatcher?
+    /// The matcher of `query` when it is `.whole`, kept apart so a decision reaches it without unpacking the enum.
+    let queryWhole: TextMatcher?
     /// The path's first segment (between the leading `/` and the next, in the rule's form) when the pattern
     /// spells it out literally; only URLs with that first segment can match, which `RuleIndex` uses.
     let firstSegment: [UInt32]?
@@ -47,6 +49,7 @@ final class CompiledRule: Sendable {
                     )
                 })
         }
+        if case .whole(let matcher) = query { queryWhole = matcher } else { queryWhole = nil }
     }
 
     /// A legacy `paths` pattern: path only, case-sensitive, encoded; `NOT ` excludes.
@@ -60,16 +63,17 @@ final class CompiledRule: Sendable {
         }
         firstSegment = path.flatMap { Self.firstSegment(of: $0, folds: false) }
         query = .any
+        queryWhole = nil
         fragment = nil
     }
 
     /// True when every part matches; false also once `budget` is spent (the caller checks which).
     func matches(_ url: inout PreparedURL, budget: inout StepBudget) -> Bool {
-        if let path, !path.matches(url.path(form), budget: &budget) { return false }
+        // Optional chaining rather than `if let`, so the matcher is borrowed, not copied.
+        if path?.matches(url.path(form), budget: &budget) == false { return false }
+        if queryWhole?.matches(url.query(form), budget: &budget) == false { return false }
         switch query {
-        case .any: break
-        case .whole(let matcher):
-            if !matcher.matches(url.query(form), budget: &budget) { return false }
+        case .any, .whole: break
         case .items(let rules):
             let count = url.itemCount(form)
             // By index, so the loop borrows each item rule instead of copying (and retaining) it.
@@ -86,7 +90,7 @@ final class CompiledRule: Sendable {
                 }
             }
         }
-        if let fragment, !fragment.matches(url.fragment(form), budget: &budget) { return false }
+        if fragment?.matches(url.fragment(form), budget: &budget) == false { return false }
         return true
     }
 

@@ -3,14 +3,39 @@
 /// Plain globs run as a `GlobProgram` (segment search, no allocation). Patterns using a multi-character variable
 /// (`$(lang)`, custom values) need the automaton with variable calls; a `LiteralFilter` first rejects, in one
 /// pass, the texts that lack the pattern's literal pieces, so the automaton runs only for likely matches.
-enum TextMatcher: Sendable {
-    /// A pattern using an undefined variable: it matches nothing.
-    case nothing
-    /// A glob; for a path ending in `/*`, `orWithout` is the same pattern without that tail (rule P4).
-    case glob(GlobProgram, orWithout: GlobProgram?)
-    /// Multi-character variables with wildcard-free values; `automaton` for texts too long for the walk.
-    case variables(VariableProgram, orWithout: VariableProgram?, automaton: GlobAutomaton, filter: LiteralFilter)
-    case automaton(GlobAutomaton, filter: LiteralFilter)
+///
+/// A final class with `let` parts, so a decision reaches them without copying (and retaining) enum payloads.
+final class TextMatcher: Sendable {
+    private enum Kind {
+        /// A pattern using an undefined variable: it matches nothing.
+        case nothing
+        /// A glob; for a path ending in `/*`, `without` is the same pattern without that tail (rule P4).
+        case glob
+        /// Multi-character variables with wildcard-free values; the automaton for texts too long for the walk.
+        case variables
+        case automaton
+    }
+
+    private let kind: Kind
+    private let program: GlobProgram?
+    private let without: GlobProgram?
+    private let walk: VariableProgram?
+    private let walkWithout: VariableProgram?
+    private let automaton: GlobAutomaton?
+    private let filter: LiteralFilter?
+
+    private init(
+        _ kind: Kind, program: GlobProgram? = nil, without: GlobProgram? = nil, walk: VariableProgram? = nil,
+        walkWithout: VariableProgram? = nil, automaton: GlobAutomaton? = nil, filter: LiteralFilter? = nil
+    ) {
+        self.kind = kind
+        self.program = program
+        self.without = without
+        self.walk = walk
+        self.walkWithout = walkWithout
+        self.automaton = automaton
+        self.filter = filter
+    }
 
     /// Compiles `elements`; with `optionalSlashStarTail`, a final `/*` may also match nothing at all, which is
     /// how Apple lets `/buy/*` match `/buy` (path rule P4).
@@ -28,44 +53,46 @@ enum TextMatcher: Sendable {
                 GlobPattern(elements: elements), variables: variables, foldsCase: foldsCase,
                 optionalSlashStarTail: optionalSlashStarTail)
             let filter = LiteralFilter(body, foldsCase: foldsCase, endIsFixed: !hasTail)
-            if let program = VariableProgram(elements, variables: variables, foldsCase: foldsCase),
-                let without = hasTail ? VariableProgram(body, variables: variables, foldsCase: foldsCase) : program
+            if let walk = VariableProgram(elements, variables: variables, foldsCase: foldsCase),
+                let without = hasTail ? VariableProgram(body, variables: variables, foldsCase: foldsCase) : walk
             {
-                return .variables(program, orWithout: hasTail ? without : nil, automaton: automaton, filter: filter)
+                return TextMatcher(
+                    .variables, walk: walk, walkWithout: hasTail ? without : nil, automaton: automaton, filter: filter)
             }
-            return .automaton(automaton, filter: filter)
+            return TextMatcher(.automaton, automaton: automaton, filter: filter)
         }
-        guard let program = GlobProgram(elements, variables: variables, foldsCase: foldsCase) else { return .nothing }
+        guard let program = GlobProgram(elements, variables: variables, foldsCase: foldsCase) else {
+            return TextMatcher(.nothing)
+        }
         let without = hasTail ? GlobProgram(body, variables: variables, foldsCase: foldsCase) : nil
-        return .glob(program, orWithout: without)
+        return TextMatcher(.glob, program: program, without: without)
     }
 
     func matches(_ text: UnsafeBufferPointer<UInt32>, budget: inout StepBudget) -> Bool {
-        switch self {
+        switch kind {
         case .nothing:
             return false
-        case .glob(let program, let without):
-            if program.matches(text, budget: &budget) { return true }
+        case .glob:
+            if program?.matches(text, budget: &budget) == true { return true }
             return without?.matches(text, budget: &budget) ?? false
-        case .variables(let program, let without, let automaton, let filter):
-            guard filter.admits(text, budget: &budget) else { return false }
-            guard let full = program.matches(text, budget: &budget) else {
-                return automaton.matches(text, budget: &budget)
-            }
-            if full || without == nil { return full }
-            return without?.matches(text, budget: &budget) ?? automaton.matches(text, budget: &budget)
-        case .automaton(let automaton, let filter):
-            return filter.admits(text, budget: &budget) && automaton.matches(text, budget: &budget)
+        case .variables:
+            guard filter?.admits(text, budget: &budget) == true else { return false }
+            guard let full = walk?.matches(text, budget: &budget) else { return runAutomaton(text, &budget) }
+            if full || walkWithout == nil { return full }
+            return walkWithout?.matches(text, budget: &budget) ?? runAutomaton(text, &budget)
+        case .automaton:
+            return filter?.admits(text, budget: &budget) == true && runAutomaton(text, &budget)
         }
+    }
+
+    private func runAutomaton(_ text: UnsafeBufferPointer<UInt32>, _ budget: inout StepBudget) -> Bool {
+        automaton?.matches(text, budget: &budget) ?? false
     }
 
     /// The pattern's size in atoms or states, for the message when a decision runs out of budget.
     var size: Int {
-        switch self {
-        case .nothing: 0
-        case .glob(let program, _): program.atoms.count + program.bounds.count - 2
-        case .variables(_, _, let automaton, _), .automaton(let automaton, _): automaton.transitions.count
-        }
+        if let program { return program.atoms.count + program.bounds.count - 2 }
+        return automaton?.transitions.count ?? 0
     }
 }
 

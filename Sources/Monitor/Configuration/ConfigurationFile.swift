@@ -2,8 +2,12 @@ import Foundation
 
 #if canImport(Glibc)
     import Glibc
-    // `struct stat`'s fields are visible only through this module on Linux (MemberImportVisibility).
+    // `struct stat` and its fields are attributed to whichever C module first included <sys/stat.h>; that varies
+    // between builds (MemberImportVisibility then names CoreFoundation or CDispatch), so import every candidate.
     import CoreFoundation
+    #if canImport(CDispatch)
+        import CDispatch
+    #endif
 #endif
 
 /// Reads the configuration file from disk and validates it together with everything it refers to, for `run`,

@@ -10,7 +10,7 @@ struct CheckPipeline: Sendable {
         var expectations: Expectations
         var probe: ProbeSettings
         var evaluation: EvaluationSettings
-        var previous: DomainState?
+        var previous: DomainSummary?
         var ledger: LedgerPolicy
     }
 

@@ -6,7 +6,7 @@ actor DaemonRuntime {
     private(set) var configuration: MonitorConfiguration
     private var plan = SchedulePlan()
     private var inFlight: [String: Date] = [:]
-    private var states: [String: DomainState]
+    private var states: [String: DomainSummary]
     private var checksByVerdict: [String: [Verdict: Int]] = [:]
     /// The last time the scheduler loop went round: the basis of `/healthz` and the watchdog.
     private(set) var lastTick: Date
@@ -14,6 +14,10 @@ actor DaemonRuntime {
     private var outboxChanged = false
     private(set) var checksCompleted = 0
     private(set) var checksFailed = 0
+    /// Wakes the scheduler: a check finished (a slot is free, a deadline moved) or the plan was reloaded.
+    nonisolated let schedulerWake = WakeSignal()
+    /// Wakes the delivery loop: something was written to the outbox.
+    nonisolated let deliveryWake = WakeSignal()
     /// The monitor's own conditions (`monitor.*`), folded from every finished check.
     private(set) var conditions: MonitorConditions
 
@@ -25,7 +29,7 @@ actor DaemonRuntime {
         let configuration = configuration.restrictedToShard()
         self.configuration = configuration
         self.conditions = MonitorConditions(active: conditions)
-        self.states = Dictionary(states.map { ($0.domain, $0) }, uniquingKeysWith: { a, _ in a })
+        self.states = Dictionary(states.map { ($0.domain, DomainSummary($0)) }, uniquingKeysWith: { a, _ in a })
         self.lastTick = now
         plan.startupWindow = Self.startupWindow(domains: configuration.domains.count)
         plan.setDomains(
@@ -53,6 +57,8 @@ actor DaemonRuntime {
             random: { Double.random(in: 0..<1) })
         let kept = Set(configuration.domains.map(\.name))
         states = states.filter { kept.contains($0.key) || inFlight[$0.key] != nil }
+        schedulerWake.notify()
+        deliveryWake.notify()
     }
 
     /// The checks to start now, at most the configured concurrency in flight, never two of one domain.
@@ -85,7 +91,8 @@ actor DaemonRuntime {
         if let outcome {
             transitions = conditions.record(outcome.report, domains: configuration.domains.count, now: now)
             outboxChanged = true
-            states[domain] = outcome.ledger.state
+            deliveryWake.notify()
+            states[domain] = DomainSummary(outcome.ledger.state)
             checksByVerdict[domain, default: [:]][outcome.report.verdict, default: 0] += 1
             checksCompleted += 1
         } else {
@@ -96,12 +103,20 @@ actor DaemonRuntime {
         plan.finished(
             domain, at: now, cdnBehind: behind, cdnExpiry: state?.expectedRefresh,
             random: { Double.random(in: 0..<1) })
+        schedulerWake.notify()
         return transitions
     }
 
     /// Notes that something was written to the outbox outside a check (a monitor condition's deliveries).
     func markOutboxChanged() {
         outboxChanged = true
+        deliveryWake.notify()
+    }
+
+    /// When the scheduler must look again by itself: the next due check, or `nil` while every slot is taken (then
+    /// only a finishing check can start another).
+    var schedulerDeadline: Date? {
+        inFlight.count >= configuration.http.concurrency ? nil : plan.nextWake
     }
 
     /// Whether a check was recorded since the last call (and clears the mark).
@@ -133,11 +148,11 @@ actor DaemonRuntime {
         configuration.domains.compactMap { domain in
             guard let state = states[domain.name] else { return nil }
             return DomainMetrics(
-                domain: state.domain, verdict: state.verdict, cdnInSync: state.cdnInSync,
+                domain: domain.name, verdict: state.verdict, cdnInSync: state.cdnInSync,
                 staleSeconds: state.staleSince.map { max(0, now.timeIntervalSince($0)) },
                 certificateNotAfter: state.certificateNotAfter, lastCheck: state.lastCheck,
                 lastCheckDuration: state.lastDuration, lastPropagationDelay: state.lastPropagationDelay,
-                checksByVerdict: checksByVerdict[state.domain] ?? [:])
+                checksByVerdict: checksByVerdict[domain.name] ?? [:])
         }
     }
 

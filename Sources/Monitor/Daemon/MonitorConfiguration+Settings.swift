@@ -13,7 +13,9 @@ extension MonitorConfiguration {
 
     /// The evaluation thresholds this configuration asks for.
     var evaluationSettings: EvaluationSettings {
-        EvaluationSettings(expiryWarning: tls.expiryWarning.seconds, staleAfter: cdn.staleAfter.seconds)
+        EvaluationSettings(
+            expiryWarning: tls.expiryWarning.seconds, staleAfter: cdn.staleAfter.seconds,
+            appleBudget: http.appleBudget.seconds, expiryCritical: tls.expiryCritical.seconds)
     }
 }
 

@@ -18,8 +18,9 @@ struct SchedulerService: Service {
     /// Called before the loop runs; it waits until start-up is complete (systemd's READY=1 goes out then) and
     /// returns false when start-up failed, so that nothing is checked.
     let onStart: @Sendable () async -> Bool
-    /// The longest the loop sleeps: it wakes this often to notice due checks, completions and reloads.
-    var tick: Duration = .milliseconds(200)
+    /// The longest the loop sleeps without a deadline or a signal: it still goes round this often so that
+    /// `/healthz` and the watchdog see it alive on a daemon whose next check is far away.
+    var longestSleep: Duration = .seconds(10)
 
     func run() async throws {
         let stopping = Mutex(false)
@@ -31,18 +32,20 @@ struct SchedulerService: Service {
                     for job in await runtime.takeDueJobs(now: now) {
                         group.addTask { await execute(job) }
                     }
-                    var wait = tick
-                    if let wake = await runtime.nextWake {
+                    // Sleep until the next check is due, a check finishes, the plan is reloaded or we stop.
+                    var wait = longestSleep
+                    if let wake = await runtime.schedulerDeadline {
                         let seconds = max(0, wake.timeIntervalSince(clock()))
-                        wait = min(tick, .milliseconds(Int(seconds * 1000)))
+                        wait = min(longestSleep, .milliseconds(Int((seconds * 1000).rounded(.up))))
                     }
-                    try? await Task.sleep(for: max(wait, .milliseconds(5)))
+                    await runtime.schedulerWake.wait(until: .now + max(wait, .milliseconds(1)))
                 }
                 let running = await runtime.runningCount
                 logger.info("scheduler stopping", metadata: ["in_flight": "\(running)"])
             }
         } onGracefulShutdown: {
             stopping.withLock { $0 = true }
+            runtime.schedulerWake.notify()
         }
     }
 

@@ -15,7 +15,8 @@ struct DeliveryService: Service {
     let store: MonitorStore
     let logger: Logger
     let clock: @Sendable () -> Date
-    var tick: Duration = .milliseconds(200)
+    /// The longest the loop sleeps without a signal or a due retry.
+    var longestSleep: Duration = .seconds(30)
 
     init(
         runtime: DaemonRuntime, store: MonitorStore, transport: any WebhookTransport, logger: Logger,
@@ -39,7 +40,7 @@ struct DeliveryService: Service {
         while !Task.isCancelledOrShuttingDown {
             let checked = await runtime.takeOutboxChanged()
             guard mustRead || checked || nextAttempt.map({ $0 <= clock() }) == true else {
-                try? await Task.sleep(for: tick)
+                await sleep(until: nextAttempt)
                 continue
             }
             let pass: OutboxDeliverer.Pass
@@ -65,12 +66,23 @@ struct DeliveryService: Service {
             }
             // After a batch, read again at once: more may be due, and the batch set new retry times.
             mustRead = pass.attempted > 0
-            if !mustRead { try? await Task.sleep(for: tick) }
         }
     }
 }
 
 extension DeliveryService {
+    /// Sleeps until the next retry is due, the outbox changed, or a graceful shutdown begins.
+    func sleep(until nextAttempt: Date?) async {
+        var wait = longestSleep
+        if let nextAttempt {
+            let seconds = max(0, nextAttempt.timeIntervalSince(clock()))
+            wait = min(longestSleep, .milliseconds(Int((seconds * 1000).rounded(.up))))
+        }
+        let signal = runtime.deliveryWake
+        let deadline = ContinuousClock.now + max(wait, .milliseconds(1))
+        await cancelWhenGracefulShutdown { await signal.wait(until: deadline) }
+    }
+
     /// Sleeps for `duration`, or less when a graceful shutdown begins: a pause of up to a minute after store
     /// failures must not hold up the daemon's stop.
     func pause(_ duration: Duration) async {

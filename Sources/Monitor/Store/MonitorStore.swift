@@ -14,8 +14,12 @@ public final class MonitorStore: Sendable {
     /// Reads through the same connections (WAL: readers never wait for the writer).
     public let reader: StoreReader
 
+    /// Batches the checks' transactions (`GroupCommit`).
+    let groupCommit: GroupCommit
+
     init(writer: any DatabaseWriter, path: String) {
         self.writer = writer
+        self.groupCommit = GroupCommit(writer: writer)
         self.reader = StoreReader(database: writer, path: path)
     }
 
@@ -65,11 +69,12 @@ public final class MonitorStore: Sendable {
     ///
     /// Loads the domain's snapshot, applies `DomainLedger` (state, timeline, alert states, deliveries, history run)
     /// and writes its outcome. If anything throws, nothing of this check is kept. Event ids are ULIDs of the check
-    /// time.
+    /// time. Checks finishing within a few milliseconds share one transaction (`GroupCommit`); this returns once
+    /// the check is committed.
     @discardableResult
     public func record(report: DomainReport, policy: LedgerPolicy = .quiet) async throws -> LedgerOutcome {
         let path = path
-        return try await writer.write { db in
+        return try await groupCommit.record { db in
             let snapshot = try Self.snapshot(db, report: report, path: path)
             var generator = SystemRandomNumberGenerator()
             let outcome = DomainLedger.apply(

@@ -16,12 +16,16 @@ extension ConfigurationBuilder {
 
     mutating func http(_ node: Node, path: ConfigurationPath) -> HTTPSettings {
         var settings = HTTPSettings()
-        let allowed = ["timeout", "ca_file", "connect_to", "concurrency"]
+        let allowed = ["timeout", "ca_file", "connect_to", "concurrency", "apple_budget"]
         guard let fields = reader.fields(of: node, path: path, allowed: allowed) else { return settings }
         if let value = fields["timeout"] {
             settings.timeout = reader.duration(value, path: path.key("timeout")) ?? settings.timeout
         }
         if let value = fields["ca_file"] { settings.caFile = caFile(value, path: path.key("ca_file")) }
+        if let value = fields["apple_budget"] {
+            settings.appleBudget =
+                reader.duration(value, path: path.key("apple_budget"), minimum: .seconds(1)) ?? settings.appleBudget
+        }
         if let value = fields["concurrency"] {
             settings.concurrency =
                 reader.integer(value, path: path.key("concurrency"), range: 1...1024) ?? settings.concurrency
@@ -53,7 +57,13 @@ extension ConfigurationBuilder {
 
     mutating func tls(_ node: Node, path: ConfigurationPath) -> TLSSettings {
         var settings = TLSSettings()
-        guard let fields = reader.fields(of: node, path: path, allowed: ["expiry_warning"]) else { return settings }
+        guard let fields = reader.fields(of: node, path: path, allowed: ["expiry_warning", "expiry_critical"]) else {
+            return settings
+        }
+        if let value = fields["expiry_critical"] {
+            settings.expiryCritical =
+                reader.duration(value, path: path.key("expiry_critical"), minimum: .zero) ?? settings.expiryCritical
+        }
         if let value = fields["expiry_warning"] {
             settings.expiryWarning =
                 reader.duration(value, path: path.key("expiry_warning"), minimum: .zero) ?? settings.expiryWarning

@@ -66,6 +66,9 @@ public struct HTTPSettings: Sendable, Hashable {
     public var connectTo: [String]
     /// How many requests may run at once (`concurrency`, default 32, 1…1024).
     public var concurrency: Int
+    /// How long Apple's fetcher is taken to wait for an origin (`apple_budget`, default 5s, 1s…60s): a slower
+    /// answer is an `origin.slow` error. Apple publishes none; timeouts are observed near 5 s.
+    public var appleBudget: Duration = .seconds(5)
 
     public init(
         timeout: Duration = .seconds(10), caFile: String? = nil, connectTo: [String] = [], concurrency: Int = 32
@@ -81,6 +84,9 @@ public struct HTTPSettings: Sendable, Hashable {
 public struct TLSSettings: Sendable, Hashable {
     /// Warn when an origin certificate expires within this time (`expiry_warning`, default 14d).
     public var expiryWarning: Duration
+    /// Within this time of expiry, `origin.tls.expiring` is an error, not a warning (`expiry_critical`, default
+    /// 3d): an expired certificate breaks Apple's fetch.
+    public var expiryCritical: Duration = .seconds(3 * 86_400)
 
     public init(expiryWarning: Duration = .seconds(14 * 86_400)) {
         self.expiryWarning = expiryWarning

@@ -72,8 +72,9 @@ struct CDNEvaluation: Sendable {
             return
         }
         document = copy
-        canonicalText = CanonicalJSON.text(of: copy.json)
-        let hash = CanonicalJSON.hash(of: copy.json)
+        let canonical = CanonicalJSON.bytes(of: copy.json)
+        canonicalText = String(decoding: canonical, as: UTF8.self)
+        let hash = CanonicalJSON.hash(canonicalBytes: canonical)
         facts.canonicalHash = hash
         // Lint findings of Apple's copy are reported but never decide the verdict: the origin is what can be fixed.
         findings += parsed.findings.filter { $0.findingCode.family == .document }.map {

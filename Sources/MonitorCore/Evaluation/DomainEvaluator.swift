@@ -31,7 +31,10 @@ public enum DomainEvaluator {
         var documents: [String: String] = [:]
         if let hash = wellKnown.canonicalHash, let text = wellKnown.canonicalText { documents[hash] = text }
         if let rootFetch = observation.root {
-            let root = LocationEvaluation.evaluate(rootFetch, source: .root, settings: settings, now: now)
+            let root =
+                LocationEvaluation.sameAnswer(rootFetch, observation.wellKnown)
+                ? LocationEvaluation.reusing(wellKnown, for: rootFetch, source: .root, settings: settings, now: now)
+                : LocationEvaluation.evaluate(rootFetch, source: .root, settings: settings, now: now)
             rootFacts = root.facts
             // The root path is legacy: its problems matter only when .well-known fails or the root serves a file.
             if wellKnownBroken || root.servesFile { findings += root.findings }

@@ -15,6 +15,37 @@ struct LocationEvaluation: Sendable {
     /// True when the location has an error finding: it does not give Apple a usable file.
     var fails: Bool { document == nil || findings.contains { $0.severity == .error } }
 
+    /// The evaluation of a location that served exactly the same answer as `other` (same status and body bytes):
+    /// the root path usually serves the `.well-known` file, and parsing and linting it twice is wasted work.
+    static func reusing(
+        _ other: LocationEvaluation, for fetch: FetchObservation, source: FindingSource, settings: EvaluationSettings,
+        now: Date
+    ) -> LocationEvaluation {
+        var result = other
+        result.facts.url = fetch.url
+        result.facts.primaryIP = fetch.primaryIP
+        result.facts.totalSeconds = fetch.totalSeconds
+        result.facts.certificate = fetch.certificate
+        // Content findings carry over to the other source; connection findings are this fetch's own.
+        let contentOnly = other.findings.filter { !TransportFinding.isConnectionFinding($0) }
+        result.findings =
+            TransportFinding.connection(of: fetch, source: source, settings: settings, now: now)
+            + contentOnly.map { finding in
+                var moved = finding
+                moved.source = source
+                return moved
+            }
+        return result
+    }
+
+    /// Whether two fetches got the same complete 200 answer: content type and body bytes.
+    static func sameAnswer(_ a: FetchObservation, _ b: FetchObservation) -> Bool {
+        guard let first = a.response, let second = b.response else { return false }
+        return first.status == 200 && first.status == second.status
+            && first.header("Content-Type") == second.header("Content-Type")
+            && first.redirectLocation == second.redirectLocation && first.body == second.body
+    }
+
     /// Evaluates one fetch of an origin location as Apple's fetcher would judge it.
     static func evaluate(
         _ fetch: FetchObservation,
@@ -63,8 +94,9 @@ struct LocationEvaluation: Sendable {
         var result = LocationEvaluation(findings: findings, facts: facts, servesFile: true)
         if let document = parsed.document {
             result.document = document
-            result.canonicalHash = CanonicalJSON.hash(of: document.json)
-            result.canonicalText = CanonicalJSON.text(of: document.json)
+            let canonical = CanonicalJSON.bytes(of: document.json)
+            result.canonicalHash = CanonicalJSON.hash(canonicalBytes: canonical)
+            result.canonicalText = String(decoding: canonical, as: UTF8.self)
             result.facts.canonicalHash = result.canonicalHash
         }
         return result

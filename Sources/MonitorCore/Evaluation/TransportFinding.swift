@@ -45,6 +45,11 @@ enum TransportFinding {
         }
     }
 
+    /// Whether `finding` is one of `connection(of:…)`'s: about this fetch's connection, not the answer's content.
+    static func isConnectionFinding(_ finding: ReportFinding) -> Bool {
+        finding.has(.originSlow) || finding.has(.originPrivateAddress) || finding.has(.originTLSExpiring)
+    }
+
     /// Findings about the connection of a complete answer: slowness, a private address, an expiring certificate.
     static func connection(
         of fetch: FetchObservation,

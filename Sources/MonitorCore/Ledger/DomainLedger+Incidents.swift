@@ -19,7 +19,7 @@ extension DomainLedger {
             event.incident = incident
             if event.type == .alertFiring, let source = event.source {
                 event.consequences = report.findings.filter {
-                    $0.causedBy?.code == event.code && $0.causedBy?.source == source && $0.causedBy != nil
+                    $0.causedBy?.code == event.code && $0.causedBy?.source == source
                 }.map { "\($0.code) on \($0.source.rawValue): \($0.message)" }
             }
             return event
@@ -103,9 +103,14 @@ extension DomainLedger {
         }
         let reminders = Set(wanted.filter { $0.type == .alertFiring && $0.reminder }.compactMap(\.identity))
         for (identity, state) in alerts.sorted(by: { $0.key < $1.key }) where !told.contains(identity) {
-            guard case .firing(let alert) = state, alert.severity >= webhook.minSeverity,
-                webhook.events.contains(.alertFiring)
-            else { continue }
+            // Resolving alerts still fire for the receiver: they have not passed long enough to be resolved.
+            let firing: FiringAlert
+            switch state {
+            case .firing(let alert), .resolving(let alert, _, _): firing = alert
+            case .pending, .resolved: continue
+            }
+            guard firing.severity >= webhook.minSeverity, webhook.events.contains(.alertFiring) else { continue }
+            let alert = firing
             digest.stillFailing.append(
                 IncidentDigest.Item(
                     code: identity.code, source: identity.source, subject: identity.subject,

@@ -123,7 +123,7 @@ struct ConfigurationProblemTests {
     @Test("a key far from every known key lists the allowed keys instead of guessing")
     func unknownWithoutSuggestion() throws {
         let problem = try #require(ConfigurationTestSupport.problems("tls:\n  ciphers: all\n").first)
-        #expect(problem.message == "unknown key 'ciphers'; expected one of expiry_warning")
+        #expect(problem.message == "unknown key 'ciphers'; expected one of expiry_warning, expiry_critical")
     }
 }
 

@@ -90,6 +90,30 @@ struct MonitorStoreTests {
         }
     }
 
+    @Test("checks finishing together are recorded together; one that cannot be read fails alone")
+    func groupCommit() async throws {
+        try await withTemporaryStore(.onDisk) { store, _ in
+            try await store.record(report: R.report(domain: "broken.example", at: 0, origin: "sha256:a", cdn: nil))
+            let other = try DatabaseQueue(path: store.path)
+            try await other.write { db in try db.execute(sql: "UPDATE domain_state SET state_json = x'00'") }
+            try other.close()
+            let domains = (0..<40).map { "d\($0).example" } + ["broken.example"]
+            let results = await withTaskGroup(of: (String, Bool).self) { group in
+                for domain in domains {
+                    group.addTask {
+                        let report = R.report(domain: domain, at: 1, origin: "sha256:a", cdn: "sha256:a")
+                        return (domain, (try? await store.record(report: report)) != nil)
+                    }
+                }
+                return await group.reduce(into: [String: Bool]()) { $0[$1.0] = $1.1 }
+            }
+            #expect(results.filter(\.value).count == 40)
+            #expect(results["broken.example"] == false)
+            #expect(try await store.reader.domainStates(domains: ["d0.example", "d39.example"]).count == 2)
+            #expect(try await store.reader.integrityCheck() == ["ok"])
+        }
+    }
+
     @Test("the heartbeat keeps its start while the same process beats")
     func heartbeat() async throws {
         try await withTemporaryStore(.inMemory) { store, _ in
