@@ -43,8 +43,9 @@ struct DaemonRun {
                 throw BenchmarkError("the daemon exited early: \(daemon.standardError.suffix(2_000))")
             }
             try await Task.sleep(for: min(.seconds(1), end - ContinuousClock.now))
-            // The steady state starts once every domain has its first run; the database may not exist yet.
-            if firstCycle == nil, let now = try? recorded(database), now.checks >= options.domains {
+            // The steady state starts once every domain has its first run (its report, stored once); the database
+            // may not exist yet.
+            if firstCycle == nil, let now = try? recorded(database), now.runs >= options.domains {
                 firstCycle = now
             }
         }
