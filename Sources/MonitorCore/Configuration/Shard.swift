@@ -3,12 +3,12 @@ import Yams
 
 /// `shard: K/N`: this daemon watches only the domains whose stable hash falls in shard K of N (1 ≤ K ≤ N).
 ///
-/// A fleet too large for one machine is split by running N daemons on the same configuration file, each with its
-/// own `shard` and state directory. Every domain lands in exactly one shard because the shard is a pure function of
+/// A fleet too large for one machine is split by running N daemons on copies of one configuration that differ
+/// only in `shard` and `state_dir`. Every domain lands in exactly one shard because the shard is a pure function of
 /// the domain's normalized A-label: the first 8 bytes of its SHA-256, big-endian, modulo N, plus 1. The hash never
 /// depends on the order of `domains`, on the other domains, or on the process (Swift's `Hasher` is seeded per run,
-/// so it cannot be used). Changing N moves domains between shards; changing the list moves only the added or
-/// removed names.
+/// so it cannot be used). Changing N moves domains between shards; adding or removing names moves no other
+/// domain.
 public struct Shard: Sendable, Hashable, CustomStringConvertible {
     /// K, counted from 1.
     public let index: Int
