@@ -126,6 +126,7 @@ extension Transfer {
             let alias = ConnectToRule.alias(host: host, target: target)
             let targetPort = rule.targetPort ?? port
             rule.targetHost = alias
+            connectAlias = (alias, "\(target) (connect-to for \(host))")
             let address = target.contains(":") ? "[\(target)]" : target
             resolveList = curl_slist_append(nil, "\(alias):\(targetPort):\(address)")
             try check(aasa_curl_easy_setopt_ptr(easy, CURLOPT_RESOLVE, resolveList), "RESOLVE")

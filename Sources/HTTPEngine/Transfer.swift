@@ -26,6 +26,9 @@ final class Transfer {
     var headerList: UnsafeMutablePointer<curl_slist>?
     var connectToList: UnsafeMutablePointer<curl_slist>?
     var resolveList: UnsafeMutablePointer<curl_slist>?
+    /// The per-host alias libcurl connects to instead of a connect-to address, and what it stands for
+    /// (`127.0.0.1 for shop.test`): error texts show the latter, never a made-up name.
+    var connectAlias: (alias: String, meaning: String)?
     private let maxBodyBytes: Int?
     var body: [UInt8] = []
     var headers = HTTPHeaders()
@@ -61,8 +64,13 @@ final class Transfer {
 
     /// The error-buffer text, or libcurl's generic text for `code` when the buffer is empty.
     func errorText(code: CURLcode) -> String {
-        let text = String(cString: errorBuffer)
-        return text.isEmpty ? String(cString: curl_easy_strerror(code)) : text
+        let buffer = String(cString: errorBuffer)
+        var text = buffer.isEmpty ? String(cString: curl_easy_strerror(code)) : buffer
+        if let connectAlias {
+            text = text.split(separator: connectAlias.alias, omittingEmptySubsequences: false)
+                .joined(separator: connectAlias.meaning)
+        }
+        return text
     }
 
     // MARK: Callbacks, reached from libcurl on the engine thread

@@ -62,20 +62,49 @@ struct CheckCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON document instead of the report.")
     var json = false
 
+    @Flag(
+        name: .customLong("json-lines"),
+        help: "Print one JSON object per line, one line per domain, as --json prints each domain.")
+    var jsonLines = false
+
+    func validate() throws {
+        if json && jsonLines { throw ValidationError("--json and --json-lines: choose one") }
+    }
+
+    /// Streams: each domain is printed as soon as it and every domain named before it are done; a slower domain
+    /// holds back the later ones as their rendered text or encoded JSON only, never their full reports.
     func run() async throws {
-        let file = try loadConfiguration()
-        let settings = try probeSettings(file)
-        let targets = try checkTargets(file)
-        let evaluation = try evaluationSettings(file)
+        let (settings, targets, evaluation) = try prepare()
         signal(SIGPIPE, SIG_IGN)
-        let reports = try await CheckRunner.run(targets, probe: settings, evaluation: evaluation)
-        if json {
-            try JSONOutput.print(CheckOutput(domains: reports))
+        var verdicts: [Verdict] = []
+        if json || jsonLines {
+            var output = CheckJSONStream(lines: jsonLines)
+            try await CheckRunner.stream(
+                targets, probe: settings, evaluation: evaluation,
+                compact: { report in (report.verdict, try CheckJSONStream.encode(report)) },
+                emit: { verdict, encoded in
+                    verdicts.append(verdict)
+                    StandardOutput.write(output.piece(encoded))
+                })
+            StandardOutput.write(output.end())
         } else {
-            printForTerminal(ReportText.render(reports), terminator: "")
+            try await CheckRunner.stream(
+                targets, probe: settings, evaluation: evaluation,
+                compact: { report in (report.verdict, TerminalText.safe(ReportText.render(report))) },
+                emit: { verdict, text in
+                    StandardOutput.write(Data(((verdicts.isEmpty ? "" : "\n") + text).utf8))
+                    verdicts.append(verdict)
+                })
         }
-        let code = Verdict.exitCode(for: reports.map(\.verdict))
+        let code = Verdict.exitCode(for: verdicts)
         if code != 0 { throw CommandFailure(message: "", exitCode: code) }
+    }
+
+    /// What to check and how, from the flags and the configuration; the parsed configuration itself is not kept
+    /// while the domains are checked (with 10,000 domains it is megabytes).
+    private func prepare() throws -> (ProbeSettings, [CheckRunner.Target], EvaluationSettings) {
+        let file = try loadConfiguration()
+        return (try probeSettings(file), try checkTargets(file), try evaluationSettings(file))
     }
 
     /// The configuration named by `--config`, or `nil`. Its problems, CA files included, are reported by the
@@ -167,5 +196,14 @@ struct CheckCommand: AsyncParsableCommand {
         return ProbeSettings(
             version: MonitorVersion.current, cdnBaseURL: cdnBase, timeout: timeout,
             connectTo: rules, trust: trust, concurrency: concurrency)
+    }
+}
+
+/// Standard output written unbuffered, one piece per domain, so a reader sees each domain as soon as `check` prints it, even on a pipe.
+/// Write errors are ignored as `print` ignores them: a reader that went away (`| head`) does not stop the check.
+enum StandardOutput {
+    static func write(_ data: Data) {
+        guard !data.isEmpty else { return }
+        try? FileHandle.standardOutput.write(contentsOf: data)
     }
 }

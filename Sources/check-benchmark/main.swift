@@ -1,19 +1,29 @@
 import Foundation
 import TestSupport
 
-// check-benchmark: the wall time of `aasa-monitor check` for 1, 100 and 1000 fixture domains.
+// check-benchmark: wall time, client CPU and peak RSS of `aasa-monitor check` for 100, 1,000 and 10,000 fixture
+// domains, beside the same figures of the bare client (`engine-benchmark fleet`: the HTTP engine alone, fetching
+// the same number of URLs, 4 per domain, as a check does: `.well-known` twice, the root and Apple's CDN).
 //
-// One fixture server (wildcard certificate `*.bench.test`, minted now) plays every origin and Apple's CDN
-// (`cdn.bench.test`); the real binary runs in a child process with `--connect-to ::127.0.0.1:PORT`, so the figures
-// include process start, engine start, every TLS handshake (one per domain plus the CDN's) and evaluation.
-// Usage: check-benchmark [--runs N] [--sizes 1,100,1000] [--binary PATH]
+// One fixture server (wildcard certificate `*.bench.test`, minted now) in this process plays every origin and Apple's
+// CDN (`cdn.bench.test`); the real binary runs in a child process with `--connect-to ::127.0.0.1:PORT`, so the figures
+// include process start, engine start, every TLS handshake (one per domain plus the CDN's) and evaluation. CPU and
+// peak RSS are the child's own (`wait4`), so the server's work is not counted.
+// Usage: check-benchmark [--runs N] [--sizes 100,1000,10000] [--binary PATH] [--bare PATH|none] [--concurrency N]
+//   [--format json|json-lines|text] [--domains arguments|config]
+// `--domains config` passes the domains in a configuration file instead of as arguments: swift-argument-parser
+// copies its array of values for every positional argument, which costs seconds of CPU at 10,000 domains.
 signal(SIGPIPE, SIG_IGN)
 
 let document = #"{"applinks":{"details":[{"appIDs":["9JA89QQLNQ.com.example.bench"],"components":[{"/":"/buy/*"}]}]}}"#
-var runs = 5
-var sizes = [1, 100, 1000]
-var binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    .appendingPathComponent("aasa-monitor").path
+var runs = 3
+var sizes = [100, 1_000, 10_000]
+var concurrency = 32
+var format = "json"
+var domainsVia = "arguments"
+let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+var binary = directory.appendingPathComponent("aasa-monitor").path
+var bare: String? = directory.appendingPathComponent("engine-benchmark").path
 var remaining = CommandLine.arguments.dropFirst()
 while let flag = remaining.popFirst() {
     let value = remaining.popFirst() ?? ""
@@ -21,10 +31,18 @@ while let flag = remaining.popFirst() {
     case "--runs": runs = Int(value) ?? runs
     case "--sizes": sizes = value.split(separator: ",").compactMap { Int($0) }
     case "--binary": binary = value
+    case "--bare": bare = value == "none" ? nil : value
+    case "--concurrency": concurrency = Int(value) ?? concurrency
+    case "--format": format = value
+    case "--domains": domainsVia = value
     default:
         FileHandle.standardError.write(Data("unknown option \(flag)\n".utf8))
         exit(2)
     }
+}
+if let path = bare, !FileManager.default.isExecutableFile(atPath: path) {
+    print("no bare client at \(path) (build engine-benchmark, or pass --bare PATH); measuring check alone")
+    bare = nil
 }
 
 let largest = sizes.max() ?? 1
@@ -40,36 +58,73 @@ let routes =
             .text(document, headers: [("Content-Type", "application/json"), ("Cache-Control", "max-age=3600")]))
     }
 let server = try await FixtureServer.start(certificate: .valid(for: "*.bench.test"), routes: routes)
-print("fixture server on 127.0.0.1:\(server.port); binary \(binary); \(runs) runs per size; concurrency 32")
-print("domains | median wall s | min | max | domains/s (median) | verdicts ready")
+print("fixture server on 127.0.0.1:\(server.port); binary \(binary); bare client \(bare ?? "none")")
+print(
+    "\(runs) runs per size, medians; check --concurrency \(concurrency) --\(format), domains as \(domainsVia); "
+        + "bare client at 2× transfers")
+print("client | domains | wall s | CPU s | CPU ms/1000 URLs | peak RSS MB | CPU vs bare | ready")
+
+/// The median of each figure over `samples`.
+func medians(_ samples: [ChildRun]) -> (wall: Double, cpu: Double, rss: Double) {
+    func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+    return (
+        median(samples.map(\.wallSeconds)), median(samples.map(\.cpuSeconds)),
+        median(samples.map { Double($0.maxRSSKilobytes) / 1024 })
+    )
+}
+
 for size in sizes {
-    var seconds: [Double] = []
+    var checks: [ChildRun] = []
+    var bares: [ChildRun] = []
     var readyCount = 0
     for _ in 0..<runs {
+        let formatFlags = format == "text" ? [] : ["--\(format)"]
         let arguments =
-            ["check"] + (0..<size).map { "d\($0).bench.test" }
+            ["check"] + (try domainArguments(size, via: domainsVia))
             + [
                 "--cdn-base", "https://cdn.bench.test/a/v1/", "--ca-file", server.caFile, "--connect-to",
-                server.wildcardConnectTo, "--json",
+                server.wildcardConnectTo, "--concurrency", String(concurrency), "--timeout", "60s",
+            ] + formatFlags
+        let check = try ChildRun.run(binary, arguments)
+        checks.append(check)
+        readyCount = check.output.components(separatedBy: "\"verdict\":\"ready\"").count - 1
+        if check.status != 0 { print("check exit \(check.status): \(notReady(check.output))") }
+        if let bare {
+            let fleet = [
+                "fleet", String(size * 4), "h2", String(server.port), server.caFile, String(concurrency * 2),
             ]
-        let start = ContinuousClock.now
-        let completion = try await MonitorBinary.run(
-            arguments, environment: nil, timeout: .seconds(600), binary: binary)
-        let elapsed = ContinuousClock.now - start
-        seconds.append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
-        readyCount = completion.output.components(separatedBy: "\"verdict\":\"ready\"").count - 1
-        if completion.status != 0 {
-            print("exit \(completion.status): \(notReady(completion.output))")
+            bares.append(try ChildRun.run(bare, fleet))
         }
     }
-    seconds.sort()
-    let median = seconds[seconds.count / 2]
+    let check = medians(checks)
+    let urls = Double(size * 4)
+    var ratio = "—"
+    if !bares.isEmpty {
+        let baseline = medians(bares)
+        ratio = String(format: "%.2f×", check.cpu / baseline.cpu)
+        print(
+            String(
+                format: "bare   | %7d | %6.2f | %5.2f | %16.0f | %11.1f", size, baseline.wall, baseline.cpu,
+                baseline.cpu / urls * 1e6, baseline.rss) + " | 1.00×       | —")
+    }
     print(
         String(
-            format: "%7d | %13.3f | %.3f | %.3f | %18.1f | %d", size, median, seconds.first ?? 0, seconds.last ?? 0,
-            Double(size) / median, readyCount))
+            format: "check  | %7d | %6.2f | %5.2f | %16.0f | %11.1f", size, check.wall, check.cpu,
+            check.cpu / urls * 1e6, check.rss)
+            + " | \(ratio.padding(toLength: 11, withPad: " ", startingAt: 0)) | \(readyCount)")
+    fflush(nil)
 }
 await server.shutdown()
+
+/// The domains `d0.bench.test`… as arguments, or as `--config FILE` naming a file that lists them.
+func domainArguments(_ count: Int, via: String) throws -> [String] {
+    let names = (0..<count).map { "d\($0).bench.test" }
+    guard via == "config" else { return names }
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("check-benchmark-\(count).yml").path
+    try ("domains:\n" + names.map { "  - name: \($0)\n" }.joined()).write(
+        toFile: path, atomically: true, encoding: .utf8)
+    return ["--config", path]
+}
 
 /// The verdicts and codes of the domains that are not ready, counted, from `check --json` output.
 func notReady(_ output: String) -> String {

@@ -1,7 +1,7 @@
 import Foundation
 import HTTPEngine
 
-/// `check` without the command line: probe every domain, evaluate each, return the reports in the order given.
+/// `check` without the command line: probe every domain, evaluate each, hand on the results in the order given.
 ///
 /// End-to-end tests call this directly against fixture servers; the command only parses arguments and prints.
 public enum CheckRunner {
@@ -18,29 +18,65 @@ public enum CheckRunner {
 
     /// Checks `targets` with one engine, at most `probe.concurrency` domains at once, and evaluates each as soon
     /// as its observation arrives. A domain that hangs holds one slot for about twice the timeout, never more.
+    ///
+    /// Streams with bounded memory: each domain is observed, evaluated and reduced by `compact` in its own child
+    /// task (so evaluation uses every core), which drops its bodies, documents and report there. `emit` gets the
+    /// compact results in the order of `targets` (duplicates checked once), each as soon as it and every earlier
+    /// one are done. A new domain starts only when a finished one has been taken, so at most `concurrency`
+    /// observations exist at once; what waits behind a slower earlier domain is only its compact result.
+    public static func stream<Compact: Sendable>(
+        _ targets: [Target],
+        probe settings: ProbeSettings,
+        evaluation: EvaluationSettings,
+        clock: @escaping @Sendable () -> Date = { Date() },
+        compact: @escaping @Sendable (DomainReport) throws -> Compact,
+        emit: (Compact) throws -> Void
+    ) async throws {
+        let unique = firstOfEachDomain(targets)
+        var release = InOrderRelease<Compact>()
+        try await withCurlEngine(configuration: settings.engineConfiguration) { engine in
+            let probe = DomainProbe(engine: engine, settings: settings)
+            try await withThrowingTaskGroup(of: (Int, Compact).self) { group in
+                var pending = unique.enumerated().makeIterator()
+                func start() {
+                    guard !Task.isCancelled, let (index, target) = pending.next() else { return }
+                    group.addTask {
+                        let observation = await probe.observe(domain: target.domain, now: clock)
+                        let report = DomainEvaluator.evaluate(
+                            observation, expectations: target.expectations, settings: evaluation,
+                            now: observation.finishedAt)
+                        return (index, try compact(report))
+                    }
+                }
+                for _ in 0..<settings.concurrency { start() }
+                while let (index, value) = try await group.next() {
+                    start()
+                    for released in release.accept(value, at: index) { try emit(released) }
+                }
+            }
+        }
+        try Task.checkCancellation()
+    }
+
+    /// Every report in the order given, held in memory: for tests and callers with few domains. `check` streams.
     public static func run(
         _ targets: [Target],
         probe settings: ProbeSettings,
         evaluation: EvaluationSettings,
         clock: @escaping @Sendable () -> Date = { Date() }
     ) async throws -> [DomainReport] {
-        let expectations = Dictionary(targets.map { ($0.domain, $0.expectations) }, uniquingKeysWith: { a, _ in a })
-        let domains = uniqued(targets.map(\.domain))
-        var reports: [String: DomainReport] = [:]
-        try await withCurlEngine(configuration: settings.engineConfiguration) { engine in
-            let probe = DomainProbe(engine: engine, settings: settings)
-            for await observation in probe.observeAll(domains: domains, now: clock) {
-                reports[observation.domain] = DomainEvaluator.evaluate(
-                    observation, expectations: expectations[observation.domain] ?? Expectations(),
-                    settings: evaluation, now: observation.finishedAt)
-            }
-        }
-        try Task.checkCancellation()
-        return domains.compactMap { reports[$0] }
+        var reports: [DomainReport] = []
+        try await stream(
+            targets, probe: settings, evaluation: evaluation, clock: clock, compact: { $0 },
+            emit: { reports.append($0) })
+        return reports
     }
 
-    private static func uniqued(_ domains: [String]) -> [String] {
+    /// `targets` without repeated domains; a repeated domain keeps its first expectations. The set of names seen
+    /// is freed on return, so it costs no memory while the domains are checked.
+    private static func firstOfEachDomain(_ targets: [Target]) -> [Target] {
         var seen: Set<String> = []
-        return domains.filter { seen.insert($0).inserted }
+        return targets.filter { seen.insert($0.domain).inserted }
     }
+
 }

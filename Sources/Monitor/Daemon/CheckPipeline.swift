@@ -24,12 +24,13 @@ struct CheckPipeline: Sendable {
     let store: MonitorStore
     let clock: @Sendable () -> Date
 
-    /// Runs `job`. Network problems are findings, never errors; only a failing store write throws, and then
-    /// nothing of the check is kept.
+    /// Runs `job`. Network problems are findings, never errors; a failing store write throws, and so does a check
+    /// that failed while this process lacked descriptors or memory (`LocalResources.Fault`): nothing of it is kept.
     func run(_ job: Job) async throws -> Outcome {
         let probe = DomainProbe(engine: engine, settings: job.probe)
         let observation = await probe.observe(domain: job.domain, now: clock)
         try Task.checkCancellation()
+        if let fault = LocalResources.fault(after: observation) { throw fault }
         let context = EvaluationContext(
             staleSince: job.previous?.cdnInSync == false ? job.previous?.staleSince : nil,
             originSince: job.previous?.originHashSince)

@@ -107,6 +107,16 @@ actor DaemonRuntime {
         return transitions
     }
 
+    /// A fault of this process or host (`monitor.resources`, `monitor.store`); returns the condition's transition.
+    func fault(_ code: MonitorConditions.Code, message: String, now: Date) -> [MonitorConditions.Transition] {
+        conditions.fault(code, message: message, now: now)
+    }
+
+    /// The fault `code` is over.
+    func cleared(_ code: MonitorConditions.Code, now: Date) -> [MonitorConditions.Transition] {
+        conditions.cleared(code, now: now)
+    }
+
     /// Notes that something was written to the outbox outside a check (a monitor condition's deliveries).
     func markOutboxChanged() {
         outboxChanged = true
@@ -141,6 +151,14 @@ actor DaemonRuntime {
             return .unhealthy(reason: "the check of \(domain) has run for \(Int(now.timeIntervalSince(started))) s")
         }
         return .healthy
+    }
+
+    /// Why checks are a whole interval behind (the oldest due check waits longer than the shortest interval, at
+    /// least a minute), or `nil`. For `/healthz` only: an overloaded daemon is not stuck, so the watchdog ignores it.
+    func overdue(now: Date) -> String? {
+        let shortest = configuration.domains.map { configuration.interval(for: $0).seconds }.min() ?? 0
+        guard let wake = plan.nextWake, now.timeIntervalSince(wake) > max(60, shortest) else { return nil }
+        return "checks are overdue: one has waited \(Int(now.timeIntervalSince(wake))) s past its time"
     }
 
     /// The metrics of every configured domain that has been checked.

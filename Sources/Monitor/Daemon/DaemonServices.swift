@@ -6,6 +6,12 @@ import ServiceLifecycle
 import UnixSignals
 
 /// The daemon's services in one `ServiceGroup`: SIGTERM and SIGINT start a graceful shutdown of all of them.
+///
+/// Small services (scheduler, delivery, housekeeping, reload, endpoint) share one `DaemonRuntime` and talk to each
+/// other only through the store. Each check runs `probe → evaluate (MonitorCore) → record`, and the record is one
+/// SQLite transaction holding the check, the domain's state, its timeline events, the alert states and the outbox
+/// rows they cause: the database is the only place state lives, so a crash loses at most the checks in flight and
+/// delivery needs nothing but the outbox.
 struct DaemonServices {
     let runtime: DaemonRuntime
     let store: MonitorStore
@@ -92,7 +98,7 @@ struct DaemonServices {
                     } ?? [:],
                     schedulerLastProgress: await runtime.lastTick)
             },
-            health: { await runtime.health(now: clock()) },
+            health: { await DaemonHealth.check(runtime: runtime, store: store, now: clock()) },
             status: {
                 // Configured domains only, like `status --config`.
                 let configured = await runtime.configuration.domains.map(\.name)

@@ -1,8 +1,10 @@
 import Foundation
 import Logging
+import MonitorCore
 import ServiceLifecycle
 
-/// The daemon's background chores: the heartbeat `status` reads, retention, and systemd's watchdog and status line.
+/// The daemon's background chores: the heartbeat `status` reads, retention, WAL checkpoints, the store's own
+/// health (a deleted or replaced file, a failing commit, a full disk), and systemd's watchdog and status line.
 struct HousekeepingService: Service {
     let runtime: DaemonRuntime
     let store: MonitorStore
@@ -12,10 +14,17 @@ struct HousekeepingService: Service {
     /// How often the heartbeat is written; `status` calls the daemon alive while it is younger than 3 periods.
     var heartbeatPeriod: Duration = .seconds(5)
     var prunePeriod: TimeInterval = 3600
+    /// How often the WAL is checkpointed and truncated in any case.
+    var checkpointPeriod: TimeInterval = 600
+    /// How often recovery (checkpoint, and on a full disk shedding history) is tried while commits fail.
+    var recoveryPeriod: TimeInterval = 10
 
     func run() async throws {
         let pid = getpid()
         var lastPrune = Date.distantPast
+        var lastCheckpoint = clock()
+        var lastRecovery = Date.distantPast
+        var unrecorded: [MonitorConditions.Transition] = []
         var lastWatchdog = ContinuousClock.now
         let watchdog = notifier.watchdogInterval
         var step = heartbeatPeriod
@@ -25,12 +34,29 @@ struct HousekeepingService: Service {
             let now = clock()
             if ContinuousClock.now - lastBeat >= heartbeatPeriod {
                 lastBeat = ContinuousClock.now
+                try await checkFile()
                 do {
                     try await store.beat(pid: pid, at: now, version: MonitorVersion.current)
                 } catch {
                     logger.error("heartbeat could not be written", metadata: ["error": "\(error)"])
                 }
-                try? notifier.send(.status(await runtime.statusLine()))
+                let trouble = DaemonHealth.storeTrouble(store.health.status)
+                try? notifier.send(.status(await runtime.statusLine() + (trouble.map { "; \($0)" } ?? "")))
+            }
+            await trackStoreCondition(now: now, unrecorded: &unrecorded)
+            if case .failing(_, _, let full) = store.health.status,
+                now.timeIntervalSince(lastRecovery) >= recoveryPeriod
+            {
+                lastRecovery = now
+                lastCheckpoint = now
+                await recover(full: full)
+            } else if now.timeIntervalSince(lastCheckpoint) >= checkpointPeriod {
+                lastCheckpoint = now
+                do {
+                    try await store.checkpoint()
+                } catch {
+                    logger.warning("the WAL could not be checkpointed", metadata: ["error": "\(error)"])
+                }
             }
             if now.timeIntervalSince(lastPrune) >= prunePeriod {
                 lastPrune = now
@@ -38,12 +64,81 @@ struct HousekeepingService: Service {
             }
             if let watchdog, ContinuousClock.now - lastWatchdog >= watchdog {
                 // Keep-alives only while the scheduler makes progress, so systemd restarts a stuck daemon.
-                if case .healthy = await runtime.health(now: now) {
+                // A store whose writes do not return (stuck) stops the keep-alives too; one whose writes fail does not:
+                // it retries by itself (a full disk recovers once space returns) and `/healthz` says 503 meanwhile.
+                let stuck: Bool
+                if case .stuck = store.health.status { stuck = true } else { stuck = false }
+                if !stuck, case .healthy = await runtime.health(now: now) {
                     try? notifier.send(.watchdog)
                     lastWatchdog = ContinuousClock.now
                 }
             }
             try? await Task.sleep(for: min(step, .seconds(1)))
+        }
+    }
+
+    /// A deleted or replaced database file stops the daemon (after re-creating a deleted one from the open copy),
+    /// so that the restart reopens the file at the path with history and alert states intact.
+    private func checkFile() async throws {
+        guard let change = store.fileChange() else { return }
+        var restored = false
+        if change == .deleted {
+            logger.critical(
+                "the state database was deleted under the running daemon", metadata: ["path": "\(store.path)"])
+            do {
+                try await store.restoreDeletedFile()
+                restored = true
+            } catch {
+                logger.critical("the state database could not be re-created", metadata: ["error": "\(error)"])
+            }
+        }
+        let failure = StoreFileChangedError(path: store.path, change: change, restored: restored)
+        logger.critical("\(failure)")
+        throw failure
+    }
+
+    /// `monitor.store` fires in memory while the store cannot commit (`/healthz` and the status line show it), and
+    /// also for a failure it has already recovered from; once it commits again, the firing and its resolution are
+    /// written together, so webhooks learn how long it lasted.
+    private func trackStoreCondition(now: Date, unrecorded: inout [MonitorConditions.Transition]) async {
+        let unseen = store.health.takeUnseenFailure()
+        let trouble =
+            DaemonHealth.storeTrouble(store.health.status)
+            ?? unseen.map {
+                "monitor.store: the state database could not commit at \(RFC3339.string($0.since)): \($0.reason)"
+            }
+        if let trouble {
+            let fired = await runtime.fault(.store, message: trouble + "; checks are not recorded meanwhile", now: now)
+            if !fired.isEmpty { logger.critical("\(trouble)") }
+            unrecorded += fired
+        }
+        // Resolved once the store commits and, for a failure seen just now, has committed since it.
+        guard case .committing = store.health.status,
+            unseen == nil || (store.health.lastCommit.map { $0 > unseen!.since } ?? false)
+        else { return }
+        let resolved = await runtime.cleared(.store, now: now)
+        guard !resolved.isEmpty else { return }
+        logger.notice("the state database commits again")
+        let recorder = ConditionRecorder(runtime: runtime, store: store, logger: logger, clock: clock)
+        if await recorder.record(unrecorded + resolved) { unrecorded = [] }
+    }
+
+    /// After a failed commit: checkpoint and truncate the WAL, and on a full disk shed the older history first.
+    private func recover(full: Bool) async {
+        do {
+            try await store.checkpoint()
+        } catch {
+            logger.warning("the WAL could not be checkpointed after a failed commit", metadata: ["error": "\(error)"])
+        }
+        guard full else { return }
+        do {
+            let shed = try await store.shedHistory()
+            logger.warning(
+                "the disk is full: shed the older half of the history to keep alert states and deliveries",
+                metadata: ["rows": "\(shed)"])
+            try await store.checkpoint()
+        } catch {
+            logger.error("the disk is full and no history could be shed yet", metadata: ["error": "\(error)"])
         }
     }
 

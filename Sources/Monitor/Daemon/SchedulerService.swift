@@ -55,6 +55,14 @@ struct SchedulerService: Service {
             let transitions = await runtime.finished(job.domain, outcome: outcome, now: clock())
             log(outcome)
             if !transitions.isEmpty { await record(transitions) }
+        } catch let fault as LocalResources.Fault {
+            // Our own trouble, not the domain's: the check is discarded and the monitor's condition fires.
+            await runtime.finished(job.domain, outcome: nil, now: clock())
+            logger.error(
+                "check discarded: this process lacks resources",
+                metadata: ["domain": "\(job.domain)", "reason": "\(fault.reason)"])
+            let transitions = await runtime.fault(.resources, message: fault.reason, now: clock())
+            if !transitions.isEmpty { await record(transitions) }
         } catch is CancellationError {
             await runtime.finished(job.domain, outcome: nil, now: clock())
             logger.notice("check abandoned at shutdown", metadata: ["domain": "\(job.domain)"])
@@ -68,32 +76,8 @@ struct SchedulerService: Service {
 
     /// Writes the monitor's condition changes with their deliveries, and logs them.
     private func record(_ transitions: [MonitorConditions.Transition]) async {
-        let now = clock()
-        let webhooks = await runtime.configuration.webhooks
-        var generator = SystemRandomNumberGenerator()
-        var deliveries: [OutboxInsert] = []
-        for transition in transitions {
-            let event = MonitorEvent.monitor(transition, id: EventID.make(at: now, using: &generator))
-            logger.notice(
-                "\(event.type.rawValue)",
-                metadata: ["code": "\(event.code)", "since": "\(event.detail["since"]?.logText ?? "-")"])
-            guard let kind = WebhookEvent(rawValue: event.type.rawValue),
-                let json = try? MonitorJSON.encoder().encode(event)
-            else { continue }
-            for webhook in webhooks where webhook.events.contains(kind) {
-                deliveries.append(
-                    OutboxInsert(
-                        deliveryID: DeliveryIdentity.deliveryID(eventID: event.id, webhookName: webhook.name),
-                        eventID: event.id, webhook: webhook.name, eventJSON: json, createdAt: now, nextAttemptAt: now))
-            }
-        }
-        do {
-            try await pipeline.store.record(conditions: transitions, deliveries: deliveries)
-            await runtime.markOutboxChanged()
-        } catch {
-            logger.error(
-                "a monitor condition could not be recorded", metadata: ["error": "\(error)"])
-        }
+        await ConditionRecorder(runtime: runtime, store: pipeline.store, logger: logger, clock: clock).record(
+            transitions)
     }
 
     private func log(_ outcome: CheckPipeline.Outcome) {

@@ -15,8 +15,11 @@ enum EndpointRoutes {
         .frameAncestors(.none),
     ]
 
-    static func router(sources: EndpointSources, logger: Logger) -> Router<BasicRequestContext> {
+    static func router(
+        sources: EndpointSources, logger: Logger, limits: EndpointLimits = .standard
+    ) -> Router<BasicRequestContext> {
         let router = Router()
+        router.add(middleware: RequestSizeMiddleware(maximumBodyBytes: limits.maximumBodyBytes))
         router.add(middleware: ContentSecurityMiddleware(contentSecurityPolicy: contentSecurityPolicy))
         router.add(middleware: ReferrerPolicyMiddleware())
         router.add(middleware: BasicAuthMiddleware(users: sources.basicAuth))

@@ -1,4 +1,5 @@
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -18,6 +19,7 @@ public struct MonitorEndpoint: Service {
     let listen: ListenAddress
     let sources: EndpointSources
     let logger: Logger
+    let limits: EndpointLimits
     let onListening: @Sendable (ListenAddress) async -> Void
 
     /// Creates the endpoint.
@@ -26,16 +28,19 @@ public struct MonitorEndpoint: Service {
     ///   - listen: Where to listen; port 0 picks a free port.
     ///   - sources: Where the answers come from.
     ///   - logger: Where request failures and the server's own messages go.
+    ///   - limits: Idle timeout, connection and request-size limits.
     ///   - onListening: Called once the socket is bound, with the actual address (the port port 0 got).
     public init(
         listen: ListenAddress,
         sources: EndpointSources,
         logger: Logger,
+        limits: EndpointLimits = .standard,
         onListening: @escaping @Sendable (ListenAddress) async -> Void = { _ in }
     ) {
         self.listen = listen
         self.sources = sources
         self.logger = logger
+        self.limits = limits
         self.onListening = onListening
     }
 
@@ -48,9 +53,11 @@ public struct MonitorEndpoint: Service {
                 "the endpoint listens beyond loopback and has no authentication", metadata: ["listen": "\(listen)"])
         }
         let application = Application(
-            router: EndpointRoutes.router(sources: sources, logger: logger),
+            router: EndpointRoutes.router(sources: sources, logger: logger, limits: limits),
+            server: limits.server,
             configuration: ApplicationConfiguration(
-                address: .hostname(listen.host, port: listen.port), serverName: "aasa-monitor"),
+                address: .hostname(listen.host, port: listen.port), serverName: "aasa-monitor",
+                availableConnectionsDelegate: MaximumAvailableConnections(limits.maximumConnections, logger: logger)),
             onServerRunning: { channel in
                 let bound = channel.localAddress
                 await onListening(

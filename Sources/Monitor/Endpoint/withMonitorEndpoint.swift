@@ -16,10 +16,11 @@ public func withMonitorEndpoint<Result: Sendable>(
     listen: ListenAddress,
     sources: EndpointSources,
     logger: Logger = Logger(label: "aasa-monitor.endpoint"),
+    limits: EndpointLimits = .standard,
     _ body: (ListenAddress) async throws -> Result
 ) async throws -> Result {
     let (addresses, continuation) = AsyncStream.makeStream(of: ListenAddress.self)
-    let endpoint = MonitorEndpoint(listen: listen, sources: sources, logger: logger) { address in
+    let endpoint = MonitorEndpoint(listen: listen, sources: sources, logger: logger, limits: limits) { address in
         continuation.yield(address)
         continuation.finish()
     }

@@ -7,7 +7,7 @@ public struct StatusSnapshot: Sendable, Hashable, Encodable {
     public var daemon: DaemonStatus
     public var domains: [DomainStatus]
     public var outbox: OutboxStatus
-    /// The monitor's own conditions (`monitor.cdn_unreachable`, `monitor.network`) while they last.
+    /// The monitor's own conditions (`monitor.cdn_unreachable`, `monitor.network`, `monitor.resources`, `monitor.store`) while they last.
     public var monitor: [AlertStatus] = []
 }
 

@@ -17,13 +17,14 @@ actor GroupCommit {
         var continuation: CheckedContinuation<LedgerOutcome, any Error>
     }
 
-    private let writer: any DatabaseWriter
+    /// Reports each group's commit or failure to the store's health.
+    private let writer: TrackedWriter
     private let window: Duration
     private let limit: Int
     private var pending: [Pending] = []
     private var flushScheduled = false
 
-    init(writer: any DatabaseWriter, window: Duration = .milliseconds(10), limit: Int = 128) {
+    init(writer: TrackedWriter, window: Duration = .milliseconds(10), limit: Int = 128) {
         self.writer = writer
         self.window = window
         self.limit = limit

@@ -10,7 +10,7 @@ extension MonitorStore {
     static func source(of code: MonitorConditions.Code) -> FindingSource {
         switch code {
         case .cdnUnreachable: .cdn
-        case .network: .wellKnown
+        case .network, .resources, .store: .wellKnown
         }
     }
 

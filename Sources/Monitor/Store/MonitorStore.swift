@@ -10,17 +10,24 @@ import MonitorCore
 /// event without its state, or an alert change without its outbox rows. Only the daemon opens it this way; it
 /// runs the migrations. `status` uses `StoreReader.openReadOnly(directory:)`.
 public final class MonitorStore: Sendable {
-    let writer: any DatabaseWriter
+    let writer: TrackedWriter
     /// Reads through the same connections (WAL: readers never wait for the writer).
     public let reader: StoreReader
+    /// Whether writes commit; every write reports to it.
+    public let health: StoreHealth
+    /// The database file's device and inode when it was opened: a deleted or replaced file is noticed.
+    let identity: FileIdentity?
 
     /// Batches the checks' transactions (`GroupCommit`).
     let groupCommit: GroupCommit
 
-    init(writer: any DatabaseWriter, path: String) {
-        self.writer = writer
-        self.groupCommit = GroupCommit(writer: writer)
+    init(writer: any DatabaseWriter, path: String, health: StoreHealth = StoreHealth()) {
+        let tracked = TrackedWriter(database: writer, health: health)
+        self.writer = tracked
+        self.health = health
+        self.groupCommit = GroupCommit(writer: tracked)
         self.reader = StoreReader(database: writer, path: path)
+        self.identity = path == ":memory:" ? nil : FileIdentity(path: path)
     }
 
     /// The database file (`:memory:` for in-memory stores).
@@ -29,9 +36,19 @@ public final class MonitorStore: Sendable {
     /// Opens (creating if needed) `aasa-monitor.sqlite` in `directory` and migrates it to the current schema.
     ///
     /// The directory must exist. Waits up to `busyTimeout` seconds for locks held by readers or another writer.
+    /// Throws `StoreError` `.unwritable` when the file can only be opened read-only.
     public static func open(directory: String, busyTimeout: TimeInterval = 5) async throws -> MonitorStore {
         let path = (directory as NSString).appendingPathComponent(StoreSchema.fileName)
         let pool = try DatabasePool(path: path, configuration: configuration(busyTimeout: busyTimeout))
+        // SQLite silently falls back to read-only when the file cannot be opened for writing; the daemon would
+        // then run without recording anything, so it refuses to start instead.
+        let readOnly = try await pool.writeWithoutTransaction { db in
+            sqlite3_db_readonly(db.sqliteConnection, "main") == 1
+        }
+        if readOnly {
+            try? pool.close()
+            throw StoreError(.unwritable, path: path)
+        }
         try await migrate(pool)
         return MonitorStore(writer: pool, path: path)
     }
@@ -49,6 +66,9 @@ public final class MonitorStore: Sendable {
         configuration.prepareDatabase { db in
             // FULL: a commit is on disk before it returns — the outbox promises at-least-once delivery.
             try db.execute(sql: "PRAGMA synchronous = FULL")
+            // After each checkpoint the WAL shrinks back to 1 MiB: on a small filesystem a WAL that only grows
+            // once held every byte free and the daemon never recovered.
+            try db.execute(sql: "PRAGMA journal_size_limit = 1048576")
             // Keep -wal and -shm when the daemon stops: operators in the group may read but not create files in
             // the state directory, and SQLite cannot open a WAL database read-only without them.
             var persist: Int32 = 1

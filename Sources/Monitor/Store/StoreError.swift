@@ -9,6 +9,8 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case olderSchema
         /// A stored JSON value could not be read back.
         case corruptValue(String)
+        /// SQLite could open the file only read-only (owner, mode, immutable flag, read-only mount).
+        case unwritable
     }
 
     public var reason: Reason
@@ -29,6 +31,10 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
             "the state database \(path) has an older schema; start the daemon (aasa-monitor run) to migrate it"
         case .corruptValue(let what):
             "the state database \(path) holds an unreadable value: \(what)"
+        case .unwritable:
+            "the state database \(path) can only be opened read-only: give the daemon's user write access to it and "
+                + "its -wal and -shm files (owner, mode, immutable flag, mount); under systemd the daemon restarts "
+                + "and continues once it can write"
         }
     }
 }

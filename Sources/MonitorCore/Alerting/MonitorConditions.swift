@@ -14,11 +14,17 @@ import Foundation
 /// - `monitor.network` fires when, among the latest check of each domain, at least 3 domains and at least half of
 ///   them failed DNS or connect at `.well-known`; it resolves when that is no longer so. With fewer than 3 domains
 ///   a network outage cannot be told from broken origins, so it never fires.
+/// - `monitor.resources` fires when a check ends while this process lacks descriptors or memory (EMFILE, ENFILE,
+///   ENOMEM): that check is discarded, never a domain finding. It resolves at the next check that is recorded.
+/// - `monitor.store` fires when the state database could not commit (full disk, unwritable or deleted file, a lock
+///   held elsewhere); it is written once the store commits again, together with its resolution.
 public struct MonitorConditions: Sendable, Hashable {
     /// The condition codes.
     public enum Code: String, Sendable, Hashable, Codable, CaseIterable {
         case cdnUnreachable = "monitor.cdn_unreachable"
         case network = "monitor.network"
+        case resources = "monitor.resources"
+        case store = "monitor.store"
     }
 
     /// An active condition.
@@ -53,9 +59,23 @@ public struct MonitorConditions: Sendable, Hashable {
         active[.network] != nil ? [.wellKnown, .root] : []
     }
 
-    /// Folds one finished check in; `domains` is how many domains are configured.
+    /// A fault of this host or process (`resources`, `store`) seen at `now`; fires the condition unless active.
+    public mutating func fault(_ code: Code, message: String, now: Date) -> [Transition] {
+        guard active[code] == nil else { return [] }
+        let condition = Condition(code: code, since: now, message: message)
+        active[code] = condition
+        return [.fired(condition)]
+    }
+
+    /// The fault `code` is over.
+    public mutating func cleared(_ code: Code, now: Date) -> [Transition] {
+        active.removeValue(forKey: code).map { [.resolved($0, at: now)] } ?? []
+    }
+
+    /// Folds one finished (and recorded) check in; `domains` is how many domains are configured.
     public mutating func record(_ report: DomainReport, domains: Int, now: Date) -> [Transition] {
-        var transitions: [Transition] = []
+        // A check was probed and recorded: this process had the resources it needed.
+        var transitions = cleared(.resources, now: now)
         if report.cdn != nil {
             let unreachable = report.findings.contains { $0.has(.cdnUnreachable) }
             cdnFailuresInARow = unreachable ? cdnFailuresInARow + 1 : 0

@@ -58,7 +58,7 @@ public enum WebhookEvent: String, Sendable, Hashable, CaseIterable, Comparable {
     case alertResolved = "alert.resolved"
     case originChanged = "origin.changed"
     case cdnPropagated = "cdn.propagated"
-    /// The monitor's own conditions (`monitor.cdn_unreachable`, `monitor.network`), starting and ending.
+    /// The monitor's own conditions (`monitor.cdn_unreachable`, `monitor.network`, `monitor.resources`, `monitor.store`), starting and ending.
     case monitorFiring = "monitor.firing"
     case monitorResolved = "monitor.resolved"
 

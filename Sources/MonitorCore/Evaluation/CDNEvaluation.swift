@@ -108,6 +108,7 @@ extension CDNFacts {
         self.headers = headers.kept
         age = headers.age
         maxAge = headers.maxAge
+        notes = headers.notes.isEmpty ? nil : headers.notes
         if let maxAge = headers.maxAge {
             expectedRefresh = now.addingTimeInterval(TimeInterval(max(0, maxAge - (headers.age ?? 0))))
         }

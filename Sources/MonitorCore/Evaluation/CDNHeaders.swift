@@ -3,8 +3,13 @@ import Foundation
 
 /// Apple's CDN headers, parsed: the reason Apple gives for a missing copy and how old its cached copy is.
 ///
-/// Every header comes from outside and may be garbage: nothing here throws, odd values are kept verbatim.
+/// Every header comes from outside and may be garbage: nothing here throws, odd values are kept verbatim. Numbers
+/// are clamped to what can be true: `Age` and `max-age` to one year (Apple caches for hours), non-finite JSON
+/// numbers become their text; each such change is written to `notes`, so a hostile value never reaches a date
+/// or an encoder (`max-age=999999999999` once gave an expiry in the year 33715, `1e999` broke JSON encoding).
 struct CDNHeaders: Sendable, Hashable {
+    /// The largest `Age` or `max-age` believed, in seconds: one year.
+    static let maximumSeconds = 365 * 24 * 3600
     var failureReason: AppleFailureReason?
     var failureDetails: DetailValue?
     var from: [String]
@@ -14,6 +19,8 @@ struct CDNHeaders: Sendable, Hashable {
     var maxAge: Int?
     /// The headers kept for the report: every `Apple-*` plus the caching ones, names lower-cased.
     var kept: [String: String]
+    /// What was clamped or dropped, in plain words, for the report.
+    var notes: [String] = []
 
     private static let cachingHeaders: Set<String> = ["cache-control", "age", "x-cache", "via", "date", "expires"]
 
@@ -26,14 +33,45 @@ struct CDNHeaders: Sendable, Hashable {
         }
         self.kept = kept
         failureReason = kept["apple-failure-reason"].map(Self.failureReason)
-        failureDetails = kept["apple-failure-details"].map(Self.failureDetails)
+        if let details = kept["apple-failure-details"] {
+            let parsed = Self.failureDetails(details)
+            failureDetails = parsed.value
+            if parsed.clamped > 0 {
+                notes.append(
+                    "Apple-Failure-Details holds \(parsed.clamped) number(s) beyond a double's range; "
+                        + "they are kept as text")
+            }
+        }
         from =
             kept["apple-from"]?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty } ?? []
         tryDirect = kept["apple-try-direct"]
         originFormat = kept["apple-origin-format"]
-        age = kept["age"].flatMap { Self.nonNegativeInteger($0.split(separator: ",").first.map(String.init) ?? "") }
-        maxAge = kept["cache-control"].flatMap(Self.maxAge)
+        if let raw = kept["age"] {
+            age = clampedSeconds(raw.split(separator: ",").first.map(String.init) ?? "", name: "Age")
+        }
+        if let cacheControl = kept["cache-control"], let raw = Self.maxAge(cacheControl) {
+            maxAge = clampedSeconds(raw, name: "Cache-Control max-age")
+        }
+    }
+
+    /// A count of seconds from a header: digits only, at most one year; anything else is dropped or clamped with
+    /// a note.
+    private mutating func clampedSeconds(_ raw: String, name: String) -> Int? {
+        let digits = raw.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+        guard !digits.isEmpty, digits.allSatisfy(\.isASCIIDigit) else {
+            notes.append("\(name) \"\(digits.prefix(40))\" is not a number of seconds; ignored")
+            return nil
+        }
+        let significant = digits.drop { $0 == "0" }
+        guard significant.count <= 12, let value = Int(significant.isEmpty ? "0" : significant),
+            value <= Self.maximumSeconds
+        else {
+            notes.append(
+                "\(name) \(digits.prefix(40)) is more than a year; taken as one year (\(Self.maximumSeconds) s)")
+            return Self.maximumSeconds
+        }
+        return value
     }
 
     /// `SWCERR00101 Bad HTTP Response: 403 Forbidden` → code `SWCERR00101`, text `Bad HTTP Response: 403 Forbidden`.
@@ -47,48 +85,54 @@ struct CDNHeaders: Sendable, Hashable {
         return AppleFailureReason(code: nil, text: trimmed, raw: raw)
     }
 
-    /// The JSON of `Apple-Failure-Details`, or its text verbatim when it is not JSON.
-    static func failureDetails(_ raw: String) -> DetailValue {
-        guard let value = try? JSONParser(maximumDepth: 32).parse(Array(raw.utf8)) else { return .string(raw) }
-        return DetailValue(json: value)
+    /// The JSON of `Apple-Failure-Details`, or its text verbatim when it is not JSON; `clamped` counts the numbers
+    /// kept as text because no finite double holds them.
+    static func failureDetails(_ raw: String) -> (value: DetailValue, clamped: Int) {
+        guard let value = try? JSONParser(maximumDepth: 32).parse(Array(raw.utf8)) else { return (.string(raw), 0) }
+        var clamped = 0
+        let detail = DetailValue(json: value, clamped: &clamped)
+        return (detail, clamped)
     }
 
-    /// `max-age` (or `s-maxage`, which shared caches prefer) from `Cache-Control`.
-    static func maxAge(_ cacheControl: String) -> Int? {
-        var maxAge: Int?
-        var sharedMaxAge: Int?
+    /// The raw `max-age` (or `s-maxage`, which shared caches prefer) from `Cache-Control`, unquoted.
+    static func maxAge(_ cacheControl: String) -> String? {
+        var maxAge: String?
+        var sharedMaxAge: String?
         for directive in cacheControl.split(separator: ",") {
             let parts = directive.split(separator: "=", maxSplits: 1).map {
                 $0.trimmingCharacters(in: .whitespaces).lowercased()
             }
             guard parts.count == 2 else { continue }
-            let value = nonNegativeInteger(parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")))
+            let value = parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
             if parts[0] == "max-age" { maxAge = value }
             if parts[0] == "s-maxage" { sharedMaxAge = value }
         }
         return sharedMaxAge ?? maxAge
     }
 
-    private static func nonNegativeInteger(_ text: String) -> Int? {
-        let digits = text.trimmingCharacters(in: .whitespaces)
-        guard !digits.isEmpty, digits.count <= 12, digits.allSatisfy(\.isASCIIDigit) else { return nil }
-        return Int(digits)
-    }
 }
 
 extension DetailValue {
-    /// A JSON value of the AASA core as detail; a repeated key keeps its last value, as Foundation would.
-    init(json: JSONValue) {
+    /// A JSON value of the AASA core as detail; a repeated key keeps its last value, as Foundation would. A number
+    /// no finite double holds (`1e999`) is kept as its text and counted in `clamped`: JSON has no infinity.
+    init(json: JSONValue, clamped: inout Int) {
         switch json {
         case .null: self = .null
         case .bool(let value): self = .bool(value)
         case .number(let text):
-            self = Int(text).map(DetailValue.int) ?? Double(text).map(DetailValue.double) ?? .string(text)
+            if let integer = Int(text) {
+                self = .int(integer)
+            } else if let double = Double(text), double.isFinite {
+                self = .double(double)
+            } else {
+                clamped += 1
+                self = .string(text)
+            }
         case .string(let value): self = .string(value)
-        case .array(let values): self = .array(values.map(DetailValue.init(json:)))
+        case .array(let values): self = .array(values.map { DetailValue(json: $0, clamped: &clamped) })
         case .object(let members):
             var object: [String: DetailValue] = [:]
-            for member in members { object[member.key] = DetailValue(json: member.value) }
+            for member in members { object[member.key] = DetailValue(json: member.value, clamped: &clamped) }
             self = .object(object)
         }
     }

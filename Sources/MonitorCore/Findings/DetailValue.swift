@@ -38,6 +38,9 @@ public indirect enum DetailValue: Sendable, Hashable, Codable {
         case .null: try container.encodeNil()
         case .bool(let value): try container.encode(value)
         case .int(let value): try container.encode(value)
+        // JSON has no infinity or NaN, and an encoder throws on them: one hostile header must not make a whole
+        // report unencodable (and its domain unrecordable). Detail built from outside input never holds them.
+        case .double(let value) where !value.isFinite: try container.encodeNil()
         case .double(let value): try container.encode(value)
         case .string(let value): try container.encode(value)
         case .array(let value): try container.encode(value)

@@ -79,9 +79,12 @@ public struct FindingCause: Sendable, Hashable, Codable {
 
     /// One line for text output under the finding.
     public var text: String {
+        if code.hasPrefix("monitor.") {
+            return "no domain alert: the monitor's own trouble, reported once as \(code)"
+        }
         switch relation {
-        case .consequence: "because of \(code) on \(source.rawValue): no alert of its own"
-        case .sameProblem: "the same problem as on \(source.rawValue): one alert"
+        case .consequence: return "because of \(code) on \(source.rawValue): no alert of its own"
+        case .sameProblem: return "the same problem as on \(source.rawValue): one alert"
         }
     }
 }

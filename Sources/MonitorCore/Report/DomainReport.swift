@@ -135,6 +135,8 @@ public struct CDNFacts: Sendable, Hashable, Codable {
     public var expectedRefresh: Date?
     public var canonicalHash: String?
     public var totalSeconds: Double
+    /// What was clamped or dropped from Apple's headers because it was out of range (absent when nothing was).
+    public var notes: [String]?
 
     public init(
         url: String,
@@ -230,5 +232,6 @@ extension CDNFacts {
         case expectedRefresh = "expected_refresh"
         case canonicalHash = "canonical_hash"
         case totalSeconds = "total_seconds"
+        case notes
     }
 }

@@ -24,6 +24,7 @@ public enum ReportText {
         }
         facts.append(String(format: "%.2f s", report.durationSeconds))
         lines.append("  " + facts.joined(separator: " · "))
+        for note in report.cdn?.notes ?? [] { lines.append("  note: \(note)") }
         for source in FindingSource.allCases {
             let findings = report.findings.filter { $0.source == source }
             guard !findings.isEmpty else { continue }

@@ -43,7 +43,7 @@ struct CheckScenarios {
     /// How each `*.origin.test` host answers `.well-known` (by user agent) and the root path.
     static func wellKnown(host: String, userAgent: String) -> FixtureResponse {
         switch host.split(separator: ".").first ?? "" {
-        case "ready", "missing", "absent", "unknown", "invalid", "expect": json(current)
+        case "ready", "huge", "garbage", "missing", "absent", "unknown", "invalid", "expect": json(current)
         case "stale": json(current)
         case "botblock": userAgent == "AASA-Bot/1.0.0" ? FixtureResponse(status: 403) : json(current)
         case "gone", "rootonly": FixtureResponse(status: 404)
@@ -97,6 +97,22 @@ struct CheckScenarios {
             return .text(
                 "", status: 404,
                 headers: [("Apple-Failure-Reason", "SWCERR00301 Timeout"), ("Apple-Try-Direct", "true")])
+        // Every number Apple's headers carry, at its extremes: beyond a double, beyond a year, beyond Int.
+        case "huge":
+            return .text(
+                "", status: 404,
+                headers: [
+                    ("Apple-Failure-Reason", "SWCERR00101 Bad HTTP Response: 403 Forbidden"),
+                    ("Apple-Failure-Details", #"{"b":1e999,"n":-1e999,"t":1e-999,"i":123456789012345678901234567890}"#),
+                    ("Cache-Control", "max-age=999999999999"), ("Age", "99999999999999999999999"),
+                ])
+        case "garbage":
+            return .text(
+                currentAsApple,
+                headers: [
+                    ("Content-Type", "application/json"), ("Cache-Control", "max-age=-5, s-maxage=NaN"),
+                    ("Age", "1e999"),
+                ])
         case "unknown": return FixtureResponse(status: 503)
         case "longreason":
             return .text(

@@ -1,0 +1,37 @@
+import Foundation
+
+/// `check --json` and `--json-lines` written one domain at a time, so no run holds every report.
+///
+/// Each domain is encoded once, as soon as it is evaluated, with the interface's one encoder (`MonitorJSON`); the
+/// encoded bytes are the compact result that waits for earlier domains. `--json` wraps them in the document
+/// `{"domains":[…]}`, byte for byte what encoding `CheckOutput` whole gives (sorted keys hold at every level);
+/// `--json-lines` writes each on its own line.
+public struct CheckJSONStream {
+    /// `true` for one object per line (`--json-lines`), `false` for one document (`--json`).
+    public let lines: Bool
+    /// One encoder for every domain: its settings never change after creation, and encoding does not mutate it.
+    private static let encoder = MonitorJSON.encoder()
+    private var written = 0
+
+    public init(lines: Bool) {
+        self.lines = lines
+    }
+
+    /// One domain's report as the JSON object `--json` prints for it (documents are not part of it).
+    public static func encode(_ report: DomainReport) throws -> Data {
+        try encoder.encode(report)
+    }
+
+    /// The bytes to write for the next domain's `encoded` report, in the order given.
+    public mutating func piece(_ encoded: Data) -> Data {
+        defer { written += 1 }
+        if lines { return encoded + Data("\n".utf8) }
+        return Data((written == 0 ? #"{"domains":["# : ",").utf8) + encoded
+    }
+
+    /// The bytes that end the output once every domain is written.
+    public func end() -> Data {
+        if lines { return Data() }
+        return Data(((written == 0 ? #"{"domains":["# : "") + "]}\n").utf8)
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+import MonitorCore
+
+/// The daemon's health as `/healthz`, systemd's status line and the watchdog see it: the scheduler's progress and
+/// whether the state database commits.
+enum DaemonHealth {
+    /// Unhealthy while the store cannot commit (failing or stuck), the process lacks descriptors or memory, or the
+    /// scheduler is behind; else healthy.
+    static func check(runtime: DaemonRuntime, store: MonitorStore, now: Date) async -> HealthCheck {
+        if let trouble = storeTrouble(store.health.status) { return .unhealthy(reason: trouble) }
+        if let fault = await runtime.conditions.active[.resources] {
+            return .unhealthy(reason: "monitor.resources: \(fault.message)")
+        }
+        if let overdue = await runtime.overdue(now: now) { return .unhealthy(reason: overdue) }
+        return await runtime.health(now: now)
+    }
+
+    /// One sentence about a store that cannot commit, or `nil` when it commits.
+    static func storeTrouble(_ status: StoreHealth.Status) -> String? {
+        switch status {
+        case .committing: nil
+        case .failing(let since, let reason, _):
+            "monitor.store: the state database cannot commit since \(RFC3339.string(since)): \(reason)"
+        case .stuck(let since):
+            "monitor.store: a write to the state database has not returned since \(RFC3339.string(since))"
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import MonitorCore
+
+/// Whether this process has the descriptors and memory a check needs: when it has not, a failed fetch is our
+/// fault, not the origin's.
+///
+/// Idle local connections once used up every descriptor; libcurl then failed every connect and resolve, and each
+/// domain turned `origin_broken` with `origin.connect` and a false `origin.bot_blocked`. libcurl 7.88 reports a
+/// failed `socket()` as a plain `CURLE_COULDNT_CONNECT` without errno, so the process asks itself instead, after
+/// any check with a failed fetch: can it open a socket, and are at least `margin` descriptors left?
+enum LocalResources {
+    /// The process lacks resources; the check that saw it is discarded.
+    struct Fault: Error, CustomStringConvertible, Sendable {
+        var reason: String
+        var description: String { reason }
+    }
+
+    /// Descriptors that must stay free for the check to count (a check uses up to about 4 at once).
+    static let margin = 16
+
+    /// The fault behind `observation`'s failures, if this process lacks resources now.
+    static func fault(after observation: DomainObservation) -> Fault? {
+        let fetches =
+            [observation.wellKnown]
+            + [observation.wellKnownPlain, observation.root, observation.cdn]
+            .compactMap { $0 }
+        guard fetches.contains(where: { $0.failure != nil }) else { return nil }
+        return probe()
+    }
+
+    /// Tries to open a socket and counts the free descriptors.
+    static func probe() -> Fault? {
+        let socketType = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+        let descriptor = socket(AF_INET, socketType, 0)
+        if descriptor < 0 {
+            let code = errno
+            switch code {
+            case EMFILE:
+                return Fault(reason: "this process has no file descriptor left (EMFILE, \(limitText))" + advice)
+            case ENFILE: return Fault(reason: "the system has no file descriptor left (ENFILE)" + advice)
+            case ENOMEM, ENOBUFS: return Fault(reason: "out of memory for sockets (\(String(cString: strerror(code))))")
+            default: return nil
+            }
+        }
+        close(descriptor)
+        guard let limit = softLimit, let open = openDescriptors(), limit - open < margin else { return nil }
+        return Fault(reason: "only \(max(0, limit - open)) file descriptors are free (\(limitText))" + advice)
+    }
+
+    private static let advice =
+        "; checks are discarded until it recovers: raise LimitNOFILE or find what holds descriptors (ls /proc/PID/fd)"
+
+    private static var softLimit: Int? {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else { return nil }
+        return Int(clamping: limit.rlim_cur)
+    }
+
+    private static var limitText: String { softLimit.map { "limit \($0)" } ?? "no limit" }
+
+    /// How many descriptors are open, from `/proc/self/fd` (`nil` when it cannot be read).
+    private static func openDescriptors() -> Int? {
+        guard let directory = opendir("/proc/self/fd") else { return nil }
+        defer { closedir(directory) }
+        var count = 0
+        while readdir(directory) != nil { count += 1 }
+        return max(0, count - 3)  // ".", ".." and the directory's own descriptor
+    }
+}

@@ -1,0 +1,72 @@
+import Hummingbird
+import HummingbirdCore
+import NIOCore
+
+/// How much of the daemon's resources the endpoint may hold, so that clients can never starve the checks.
+///
+/// Idle local connections once used up every descriptor of the process and every domain was then reported broken
+/// ("open port 443 to the internet"). So a connection that sends nothing is closed after `idleTimeout`, no more than
+/// `maximumConnections` are open at once (more wait in the listen backlog, unaccepted), and requests are small:
+/// every route is a `GET`, so a declared body above `maximumBodyBytes` is refused with 413 and headers are capped.
+public struct EndpointLimits: Sendable, Hashable {
+    /// How long a connection may stay without a request before the server closes it.
+    public var idleTimeout: Duration
+    /// The most connections served at once (a burst of connects accepted in one read may pass it by a few).
+    public var maximumConnections: Int
+    /// The largest request body accepted (routes read none).
+    public var maximumBodyBytes: Int
+    /// The largest header block, in bytes, and the most header fields.
+    public var maximumHeaderBytes: Int
+    public var maximumHeaderFields: Int
+
+    public init(
+        idleTimeout: Duration = .seconds(30), maximumConnections: Int = 64, maximumBodyBytes: Int = 1024,
+        maximumHeaderBytes: Int = 16 * 1024, maximumHeaderFields: Int = 64
+    ) {
+        self.idleTimeout = idleTimeout
+        self.maximumConnections = maximumConnections
+        self.maximumBodyBytes = maximumBodyBytes
+        self.maximumHeaderBytes = maximumHeaderBytes
+        self.maximumHeaderFields = maximumHeaderFields
+    }
+
+    /// The daemon's limits: 64 connections at most (the unit's `LimitNOFILE` counts them in), 30 s idle.
+    public static let standard = EndpointLimits()
+
+    /// Hummingbird's HTTP/1 server with the idle timeout and header caps.
+    var server: HTTPServerBuilder {
+        let (seconds, attoseconds) = idleTimeout.components
+        let timeout = TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        return .http1(
+            configuration: HTTP1Channel.Configuration(
+                idleTimeout: timeout,
+                httpDecoderConfiguration: .init(
+                    maxHeaderFieldSize: maximumHeaderBytes, maxHeaderListSize: maximumHeaderBytes,
+                    maxHeaderFieldCount: maximumHeaderFields)))
+    }
+}
+
+/// Refuses a request whose declared body is larger than the limit (413), before any route reads it.
+struct RequestSizeMiddleware<Context: RequestContext>: RouterMiddleware {
+    let maximumBodyBytes: Int
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    )
+        async throws -> Response
+    {
+        let declared = request.headers[.contentLength].flatMap { Int($0) }
+        let chunked = request.headers[.transferEncoding] != nil
+        if chunked || (declared ?? 0) > maximumBodyBytes {
+            return Response(
+                status: .contentTooLarge,
+                headers: [.contentType: "text/plain; charset=utf-8", .connection: "close"],
+                body: ResponseBody(
+                    byteBuffer: ByteBuffer(
+                        string:
+                            "request body too large: at most \(maximumBodyBytes) bytes are accepted (routes are GET)\n"
+                    )))
+        }
+        return try await next(request, context)
+    }
+}

@@ -1,0 +1,30 @@
+import AASA
+import Foundation
+import MonitorCore
+import Testing
+
+/// Numbers from Apple's headers at their extremes never reach a date or an encoder unclamped.
+@Suite("Hostile numbers in CDN headers")
+struct HostileHeaderNumberTests {
+    typealias F = ObservationFixtures
+
+    @Test("infinite detail values encode as null rather than throwing")
+    func infiniteDetailEncodes() throws {
+        let detail: FindingDetail = ["b": .double(.infinity), "n": .double(-.infinity), "x": .double(.nan)]
+        let json = String(decoding: try JSONEncoder().encode(detail), as: UTF8.self)
+        #expect(json.contains(#""b":null"#) && json.contains(#""n":null"#) && json.contains(#""x":null"#))
+    }
+
+    @Test("max-age beyond a year gives an expected refresh at most a year away, with a note")
+    func hugeMaxAge() throws {
+        let headers = [
+            HeaderField(name: "Cache-Control", value: "max-age=999999999999"), HeaderField(name: "Age", value: "5"),
+        ]
+        let report = F.evaluate(F.observation(cdn: F.json(F.olderDocument, headers: headers)))
+        let cdn = try #require(report.cdn)
+        #expect(cdn.maxAge == 31_536_000)
+        #expect(cdn.expectedRefresh == F.now.addingTimeInterval(31_536_000 - 5))
+        #expect(cdn.notes?.count == 1)
+        _ = try JSONEncoder().encode(report)
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import Monitor
+import TestSupport
+import Testing
+
+/// `check` prints each domain as it finishes, in the order given, and `--json-lines` writes one object per domain.
+@Suite("check streaming", .timeLimit(.minutes(2)))
+struct CheckStreamingTests {
+    /// The objects of `--json-lines` output, one per line; fails on a line that is not one JSON object.
+    static func objects(_ output: String) throws -> [[String: Any]] {
+        try output.split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
+        }
+    }
+
+    @Test("--json-lines: one object per domain, in the order given although the first finishes last")
+    func jsonLinesInOrder() async throws {
+        let domains = ["slow.origin.test", "ready.origin.test", "gone.origin.test"]
+        try await CheckScenarios.with(cdnDomains: domains) { scenarios in
+            let run = try await MonitorBinary.run(
+                ["check"] + domains + ["--json-lines"] + scenarios.options(timeout: "10s"))
+            #expect(run.status == 1, "the most severe verdict wins: \(run.error)")
+            let objects = try Self.objects(run.output)
+            #expect(objects.map { $0["domain"] as? String } == domains)
+            #expect(objects.map { $0["verdict"] as? String } == ["origin_broken", "ready", "origin_broken"])
+            let keys = Set(try #require(objects.first).keys)
+            // The keys of a `--json` domain object; `diff` is left out when there is none, as in `--json`.
+            #expect(
+                keys.subtracting(["diff"]) == [
+                    "domain", "verdict", "findings", "origin", "cdn", "checked_at", "duration",
+                ])
+        }
+    }
+
+    @Test("a domain is printed while a slower later one is still being checked")
+    func printsAsEachFinishes() async throws {
+        for format in [["--json-lines"], ["--json"], []] {
+            try await CheckScenarios.with(cdnDomains: ["ready.origin.test", "slow.origin.test"]) { scenarios in
+                let process = try RunningMonitor(
+                    arguments: ["check", "ready.origin.test", "slow.origin.test"] + format
+                        + scenarios.options(timeout: "10s"))
+                // The slow origin answers after 7 s: the ready domain must be on standard output well before.
+                let deadline = ContinuousClock.now + .seconds(30)
+                while !process.standardOutput.contains("ready.origin.test"), process.isRunning,
+                    ContinuousClock.now < deadline
+                {
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+                let early = process.standardOutput
+                let stillRunning = process.isRunning
+                #expect(early.contains("ready.origin.test"), "\(format): \(process.standardError)")
+                #expect(stillRunning, "\(format): the ready domain should be printed before the slow one finishes")
+                #expect(!early.contains("slow.origin.test"), "\(format)")
+                #expect(try await process.waitForExit() == 1)
+                let output = process.standardOutput
+                let ready = try #require(output.range(of: "ready.origin.test"))
+                let slow = try #require(output.range(of: "slow.origin.test"))
+                #expect(ready.lowerBound < slow.lowerBound)
+            }
+        }
+    }
+
+    @Test("the human report keeps the order given and separates domains by one blank line")
+    func textInOrder() async throws {
+        try await CheckScenarios.with(cdnDomains: ["slow.origin.test", "ready.origin.test"]) { scenarios in
+            let run = try await MonitorBinary.run(
+                ["check", "slow.origin.test", "ready.origin.test"] + scenarios.options(timeout: "10s"))
+            #expect(run.status == 1)
+            let blocks = run.output.components(separatedBy: "\n\n")
+            #expect(blocks.count == 2, "\(run.output)")
+            #expect(blocks.first?.hasPrefix("slow.origin.test: origin_broken") == true)
+            #expect(blocks.last?.hasPrefix("ready.origin.test: ready") == true)
+        }
+    }
+
+    @Test("--json and --json-lines together are a usage error")
+    func jsonAndJSONLines() async throws {
+        let run = try await MonitorBinary.run(["check", "example.com", "--json", "--json-lines"])
+        #expect(run.status == 2)
+        #expect(run.error.contains("--json and --json-lines: choose one"))
+    }
+
+    @Test("--json written piece by piece is byte for byte the document encoded whole")
+    func jsonPiecesEqualWholeDocument() async throws {
+        let domains = ["stale.origin.test", "missing.origin.test", "ready.origin.test"]
+        let reports = try await CheckScenarios.with(cdnDomains: domains) { scenarios in
+            try await CheckRunner.run(
+                domains.map { CheckRunner.Target(domain: $0) }, probe: scenarios.settings,
+                evaluation: EvaluationSettings())
+        }
+        #expect(reports.map(\.domain) == domains)
+        for count in 0...reports.count {
+            var stream = CheckJSONStream(lines: false)
+            var pieces = Data()
+            for report in reports.prefix(count) { pieces += stream.piece(try CheckJSONStream.encode(report)) }
+            pieces += stream.end()
+            let whole = try MonitorJSON.encoder().encode(CheckOutput(domains: Array(reports.prefix(count))))
+            #expect(String(decoding: pieces, as: UTF8.self) == String(decoding: whole + Data("\n".utf8), as: UTF8.self))
+        }
+        var lines = CheckJSONStream(lines: true)
+        let line = lines.piece(try CheckJSONStream.encode(reports[0]))
+        #expect(line == (try MonitorJSON.encoder().encode(reports[0])) + Data("\n".utf8))
+        #expect(lines.end().isEmpty)
+    }
+
+    @Test("in-order release holds back later values until the earlier ones arrive")
+    func inOrderRelease() {
+        var release = InOrderRelease<String>()
+        #expect(release.accept("c", at: 2) == [])
+        #expect(release.accept("b", at: 1) == [])
+        #expect(release.heldBack == 2)
+        #expect(release.accept("a", at: 0) == ["a", "b", "c"])
+        #expect(release.accept("d", at: 3) == ["d"])
+        #expect(release.heldBack == 0)
+        #expect(release.next == 4)
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import Monitor
+import Testing
+
+/// The endpoint's resource limits, over raw TCP: an idle connection is closed, an oversized request refused.
+@Suite("endpoint limits", .timeLimit(.minutes(1)))
+struct EndpointLimitsTests {
+    /// A blocking loopback TCP client; every read gives up after `guardSeconds` (a hang guard, not a check).
+    final class RawConnection: @unchecked Sendable {
+        let descriptor: Int32
+
+        init(port: Int, guardSeconds: Int = 20) throws {
+            descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var timeout = timeval(tv_sec: guardSeconds, tv_usec: 0)
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let result = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            guard result == 0 else { throw POSIXError(.ECONNREFUSED) }
+        }
+
+        deinit { close(descriptor) }
+
+        /// Whether the server has closed the connection already (EOF waiting), without blocking.
+        var isClosedByServer: Bool {
+            var byte: UInt8 = 0
+            return recv(descriptor, &byte, 1, Int32(MSG_DONTWAIT) | Int32(MSG_PEEK)) == 0
+        }
+
+        func send(_ text: String) {
+            _ = text.utf8CString.withUnsafeBufferPointer { Glibc.send(descriptor, $0.baseAddress, $0.count - 1, 0) }
+        }
+
+        /// `readToEnd` on a thread of its own: a blocking `recv` must not hold one of the few threads that Swift
+        /// concurrency (and so the endpoint's handlers) runs on.
+        func read(orUntil marker: String? = nil) async -> String? {
+            await withCheckedContinuation { continuation in
+                Thread { continuation.resume(returning: self.readToEnd(orUntil: marker)) }.start()
+            }
+        }
+
+        /// Everything until the server closes the connection or `marker` arrives; `nil` when the guard ran out.
+        func readToEnd(orUntil marker: String? = nil) -> String? {
+            var received: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = recv(descriptor, &buffer, buffer.count, 0)
+                if count == 0 { return String(decoding: received, as: UTF8.self) }
+                if count < 0 { return nil }
+                received += buffer[..<count]
+                let text = String(decoding: received, as: UTF8.self)
+                if let marker, text.contains(marker) { return text }
+            }
+        }
+    }
+
+    static let sources = EndpointSources(
+        metrics: { MetricsSnapshot(domains: []) }, health: { .healthy }, status: { Array("{}".utf8) })
+
+    @Test("a connection that sends nothing is closed after the idle timeout")
+    func idleConnectionClosed() async throws {
+        let limits = EndpointLimits(idleTimeout: .milliseconds(300))
+        try await withMonitorEndpoint(
+            listen: ListenAddress(host: "127.0.0.1", port: 0), sources: Self.sources, limits: limits
+        ) { address in
+            let idle = try RawConnection(port: address.port)
+            #expect(await idle.read() == "")
+        }
+    }
+
+    @Test("a request declaring a body above the limit is refused with 413")
+    func oversizedRequest() async throws {
+        try await withMonitorEndpoint(
+            listen: ListenAddress(host: "127.0.0.1", port: 0), sources: Self.sources
+        ) { address in
+            let client = try RawConnection(port: address.port)
+            client.send("GET /healthz HTTP/1.1\r\nHost: localhost\r\nContent-Length: 5000\r\n\r\n")
+            let answer = try #require(await client.read(orUntil: "bytes are accepted"))
+            #expect(answer.hasPrefix("HTTP/1.1 413"), "\(answer)")
+            #expect(answer.contains("request body too large: at most 1024 bytes"))
+            let small = try RawConnection(port: address.port)
+            small.send("GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+            #expect(await small.read(orUntil: "ok\n")?.hasPrefix("HTTP/1.1 200") == true)
+        }
+    }
+
+    @Test("beyond the connection limit a client waits: it is served only after an idle connection was closed")
+    func connectionLimit() async throws {
+        let limits = EndpointLimits(idleTimeout: .milliseconds(300), maximumConnections: 1)
+        try await withMonitorEndpoint(
+            listen: ListenAddress(host: "127.0.0.1", port: 0), sources: Self.sources, limits: limits
+        ) { address in
+            // One request first, so the server has surely accepted this connection (a burst of connects can be
+            // accepted in one batch, past the limit); it then stays open, idle, until the idle timeout.
+            let idle = try RawConnection(port: address.port)
+            idle.send("GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            #expect(await idle.read(orUntil: "ok\n")?.hasPrefix("HTTP/1.1 200") == true)
+            let waiting = try RawConnection(port: address.port)
+            waiting.send("GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+            #expect(await waiting.read(orUntil: "ok\n")?.hasPrefix("HTTP/1.1 200") == true)
+            // Without the limit the answer would come at once, while the idle connection is still open.
+            #expect(idle.isClosedByServer)
+        }
+    }
+}
