@@ -16,6 +16,7 @@ let package = Package(
         .executable(name: "engine-benchmark", targets: ["engine-benchmark"]),
         .executable(name: "aasa-benchmark", targets: ["aasa-benchmark"]),
         .executable(name: "check-benchmark", targets: ["check-benchmark"]),
+        .executable(name: "daemon-benchmark", targets: ["daemon-benchmark"]),
         .executable(name: "endpoint-benchmark", targets: ["endpoint-benchmark"]),
         .library(name: "AASA", targets: ["AASA"]),
         .library(name: "HTTPEngine", targets: ["HTTPEngine"]),
@@ -171,6 +172,11 @@ let package = Package(
         ),
         .executableTarget(name: "aasa-benchmark", dependencies: ["AASA"], swiftSettings: strict),
         .executableTarget(name: "check-benchmark", dependencies: ["TestSupport"], swiftSettings: strict),
+        // The real daemon against a fixture fleet, beside a bare libcurl (HTTPEngine) replay of its requests.
+        .executableTarget(
+            name: "daemon-benchmark",
+            dependencies: ["TestSupport", "HTTPEngine", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strict),
         .executableTarget(
             name: "endpoint-benchmark", dependencies: ["Monitor", "MonitorCore", "AASA"], swiftSettings: strict),
     ]

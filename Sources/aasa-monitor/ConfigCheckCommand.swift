@@ -12,7 +12,8 @@ struct ConfigCheckCommand: ParsableCommand {
             refers to: CA files (readable PEM with a certificate), url_file and secret_file (regular files). Exits \
             0 and prints a one-line summary when the file is valid; exits 1 and prints every problem as \
             file:line: key: message on standard error when it is not; exits 2 when the file cannot be read. A \
-            url_env or secret_env variable not set where this runs is a warning (run refuses to start without it).
+            url_env or secret_env variable not set where this runs is a warning (run refuses to start without it). \
+            With shard: K/N it then lists the domains this shard watches, one per line.
             """
     )
 
@@ -36,6 +37,18 @@ struct ConfigCheckCommand: ParsableCommand {
         }
         for warning in loaded.warnings { printToStandardError("warning: \(warning)") }
         print("\(path): valid: \(Self.summary(of: loaded.configuration))")
+        for line in Self.shardListing(of: loaded.configuration) { print(line) }
+    }
+
+    /// With `shard: K/N`: `shard 2/4 watches 3 of 10 domains:` and then those names, one per line, indented.
+    static func shardListing(of configuration: MonitorConfiguration) -> [String] {
+        guard let shard = configuration.shard else { return [] }
+        let watched = configuration.shardDomains.map(\.name)
+        let total = configuration.domains.count
+        return [
+            "shard \(shard) watches \(watched.count) of \(total) domain\(total == 1 ? "" : "s")\(watched.isEmpty ? "" : ":")"
+        ]
+            + watched.map { "  \($0)" }
     }
 
     /// `2 domains, 1 webhook, metrics on 127.0.0.1:9090 (password required, 1 user)`.

@@ -42,8 +42,8 @@ struct StatusCommand: AsyncParsableCommand {
                         + " (it has \(loaded.domains.count) domain\(loaded.domains.count == 1 ? "" : "s"))")
             }
         }
-        // Without names, the configured domains: a domain removed from the configuration leaves the report.
-        if names == nil, let loaded { names = loaded.domains.map(\.name) }
+        // Without names, the configured domains (this shard's, with `shard`): a removed domain leaves the report.
+        if names == nil, let loaded { names = loaded.shardDomains.map(\.name) }
         let note = directory.note.map { " (\($0))" } ?? ""
         let reader: StoreReader
         do {

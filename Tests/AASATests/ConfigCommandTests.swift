@@ -55,6 +55,38 @@ struct ConfigCommandTests {
                 """)
     }
 
+    @Test("with shard: K/N it lists the domains this shard watches, in file order, after the summary")
+    func shardListing() throws {
+        let yaml = """
+            shard: 1/4
+            domains:
+              - example.com
+              - example.org
+              - d0.bench.test
+              - d1.bench.test
+              - d2.bench.test
+              - bücher.example
+            """
+        let run = try CommandTests.withTemporaryFile(yaml) { path in
+            try (path, Self.run(["config", "check", "--config", path]))
+        }
+        #expect(run.1.status == 0, "\(run.1.error)")
+        #expect(
+            run.1.output == """
+                \(run.0): valid: 6 domains, 0 webhooks, metrics endpoint off
+                shard 1/4 watches 3 of 6 domains:
+                  d0.bench.test
+                  d1.bench.test
+                  xn--bcher-kva.example
+
+                """)
+        let bad = try CommandTests.withTemporaryFile("domains: [example.com]\nshard: 5/4\n") { path in
+            try (path, Self.run(["config", "check", "--config", path]))
+        }
+        #expect(bad.1.status == 1)
+        #expect(bad.1.error.hasPrefix("\(bad.0):2: shard: K must be from 1 to N (4), found '5/4'"), "\(bad.1.error)")
+    }
+
     @Test("a missing file or a directory exits 2 with the path and the reason")
     func unreadable() throws {
         let missing = try Self.run(["config", "check", "--config", "/nonexistent/config.yml"])

@@ -25,6 +25,8 @@ actor DaemonRuntime {
         configuration: MonitorConfiguration, states: [DomainState], now: Date,
         conditions: [MonitorConditions.Condition] = []
     ) {
+        // With `shard: K/N` this daemon schedules only its shard's domains; everything downstream reads this list.
+        let configuration = configuration.restrictedToShard()
         self.configuration = configuration
         self.conditions = MonitorConditions(active: conditions)
         self.states = Dictionary(states.map { ($0.domain, DomainSummary($0)) }, uniquingKeysWith: { a, _ in a })
@@ -47,6 +49,7 @@ actor DaemonRuntime {
 
     /// Puts a new configuration in force; checks in flight finish with the one they started with.
     func reload(_ configuration: MonitorConfiguration, now: Date) {
+        let configuration = configuration.restrictedToShard()
         self.configuration = configuration
         plan.startupWindow = Self.startupWindow(domains: configuration.domains.count)
         plan.setDomains(

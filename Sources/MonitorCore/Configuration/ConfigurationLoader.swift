@@ -19,7 +19,7 @@ public enum ConfigurationLoader {
     /// The top-level keys, in the order the documented example explains them.
     static let topLevelKeys = [
         "state_dir", "interval", "listen", "endpoint", "http", "tls", "cdn", "retention", "alerts", "webhooks",
-        "domains",
+        "domains", "shard",
     ]
 
     /// The configuration `text` describes with its warnings, or every problem in it.
@@ -106,6 +106,7 @@ struct ConfigurationBuilder {
         }
         if let node = fields["alerts"] { configuration.alerts = alerts(node, path: path.key("alerts")) }
         if let node = fields["domains"] { configuration.domains = domains(node, path: path.key("domains")) }
+        if let node = fields["shard"] { configuration.shard = shard(node, path: path.key("shard")) }
         if let node = fields["webhooks"] {
             let known = Set(configuration.domains.map(\.name))
             configuration.webhooks = webhooks(node, path: path.key("webhooks"), knownDomains: known)

@@ -26,6 +26,8 @@ public struct MonitorConfiguration: Sendable, Hashable {
     public var webhooks: [WebhookConfiguration]
     /// The domains to watch (`domains`), in file order, names normalized and unique.
     public var domains: [DomainConfiguration]
+    /// Which part of `domains` this daemon watches (`shard: K/N`); `nil` watches them all. See `Shard`.
+    public var shard: Shard?
 
     /// A configuration with every default and no domains, the same as an empty file.
     public init(

@@ -1,0 +1,108 @@
+import Foundation
+import HTTPEngine
+
+/// `daemon-benchmark bare <url-file> <port> <ca-file> <concurrency>`: the limit the daemon is compared with.
+///
+/// Replays, in order, every request the fixture fleet saw from the daemon, with the daemon's HTTP engine (libcurl
+/// multi) and nothing else: no evaluation, no database, no scheduler. It runs in its own process so that its
+/// `getrusage` is its own, and prints one line: `RESULT requests=… failures=… cpu=… maxrss_kb=…`.
+/// A line `chain URL` reads the certificate chain, which libcurl does only on a fresh connection, as the daemon's
+/// first origin request of each check does. Every request waits for HTTP/2 multiplexing on an open connection to its host rather than opening another: the
+/// daemon fetches an origin's first URL alone and the rest on that warm connection, so it too makes about one TLS
+/// handshake per check (the benchmark prints both handshake counts, so a difference shows).
+enum BareReplay {
+    static func run(urlFile: String, port: Int, caFile: String, concurrency: Int) async throws {
+        let rule = try ConnectToRule(parsing: "::127.0.0.1:\(port)")
+        let lines = try String(contentsOfFile: urlFile, encoding: .utf8).split(separator: "\n").map(String.init)
+        // Built before the clock starts, so the figures are the requests' cost alone.
+        let units = Unit.group(lines.map { line in request(line, rule: rule, caFile: caFile) })
+        let before = OwnUsage.now()
+        let engine = try CurlEngine(configuration: .init(maxConcurrentTransfers: concurrency))
+        let failures = await withTaskGroup(of: Int.self) { group in
+            var next = 0
+            var failures = 0
+            while next < min(concurrency, units.count) {
+                let unit = units[next]
+                group.addTask { await unit.perform(engine: engine) }
+                next += 1
+            }
+            while let failed = await group.next() {
+                failures += failed
+                if next < units.count {
+                    let unit = units[next]
+                    group.addTask { await unit.perform(engine: engine) }
+                    next += 1
+                }
+            }
+            return failures
+        }
+        await engine.shutdown()
+        let after = OwnUsage.now()
+        print(
+            "RESULT requests=\(lines.count) failures=\(failures) cpu=\(after.cpuSeconds - before.cpuSeconds) "
+                + "maxrss_kb=\(after.maxRSSKilobytes)")
+        fflush(nil)
+    }
+
+    /// The daemon's request for one replay line: its timeouts, body limit and trust, and the chain read if marked.
+    private static func request(_ line: String, rule: ConnectToRule, caFile: String) -> HTTPRequest {
+        let readsChain = line.hasPrefix("chain ")
+        return HTTPRequest(
+            url: readsChain ? String(line.dropFirst("chain ".count)) : line, userAgent: "aasa-monitor-benchmark",
+            timeout: .seconds(10), connectTimeout: .seconds(10), maxBodyBytes: 131_072, connectTo: [rule],
+            trust: .only(caFile: caFile), readsCertificateChain: readsChain, describesRejectedCertificate: readsChain,
+            waitsForMultiplexing: true)
+    }
+
+    /// What the daemon does in one go: a check's chain-reading request and, once it has answered, that origin's
+    /// follow-ups at once on the warm connection; or a lone request (the CDN's).
+    struct Unit: Sendable {
+        var first: HTTPRequest
+        var followUps: [HTTPRequest] = []
+
+        /// Groups the replay in order: each request to a host follows the latest chain-reading request to it.
+        static func group(_ requests: [HTTPRequest]) -> [Unit] {
+            var units: [Unit] = []
+            var openUnit: [String: Int] = [:]
+            for request in requests {
+                let host = request.url.split(separator: "/", omittingEmptySubsequences: true).dropFirst().first
+                let key = host.map(String.init) ?? request.url
+                if request.readsCertificateChain {
+                    openUnit[key] = units.count
+                    units.append(Unit(first: request))
+                } else if let index = openUnit[key] {
+                    units[index].followUps.append(request)
+                } else {
+                    units.append(Unit(first: request))
+                }
+            }
+            return units
+        }
+
+        /// How many of its requests failed.
+        func perform(engine: CurlEngine) async -> Int {
+            let failed = await fetch(first, engine: engine)
+            return await withTaskGroup(of: Int.self) { group in
+                for request in followUps { group.addTask { await fetch(request, engine: engine) } }
+                return await group.reduce(failed, +)
+            }
+        }
+    }
+
+    /// 1 when the request failed at the HTTP level (any status, 404 included, is an answer, as for the daemon).
+    /// A failure is tried once more, as the daemon tries a CDN request whose shared connection failed.
+    private static func fetch(_ request: HTTPRequest, engine: CurlEngine) async -> Int {
+        var lastError: (any Error)?
+        for _ in 0..<2 {
+            do {
+                _ = try await engine.perform(request)
+                return 0
+            } catch {
+                lastError = error
+            }
+        }
+        FileHandle.standardError.write(
+            Data("bare request \(request.url) failed: \(lastError.map { "\($0)" } ?? "")\n".utf8))
+        return 1
+    }
+}

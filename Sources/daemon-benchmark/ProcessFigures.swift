@@ -1,0 +1,50 @@
+import Foundation
+
+/// CPU and memory of another process, from `/proc/PID/stat` and `/proc/PID/status` (Linux only).
+struct ProcessFigures {
+    /// utime + stime, in seconds.
+    var cpuSeconds: Double
+    /// VmHWM: the peak resident set, in kilobytes.
+    var peakRSSKilobytes: Int
+
+    static func read(pid: Int32) throws -> ProcessFigures {
+        let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
+        // The command name (field 2) may hold spaces; fields after its closing parenthesis start at field 3.
+        guard let close = stat.lastIndex(of: ")") else { throw BenchmarkError("unreadable /proc/\(pid)/stat") }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else {
+            throw BenchmarkError("unreadable /proc/\(pid)/stat: \(stat.prefix(200))")
+        }
+        let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
+        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+        let peak = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }
+            .flatMap { line in line.split(separator: " ").dropFirst().first.flatMap { Int($0) } }
+        guard let peak else { throw BenchmarkError("no VmHWM in /proc/\(pid)/status") }
+        return ProcessFigures(cpuSeconds: (user + system) / ticks, peakRSSKilobytes: peak)
+    }
+}
+
+/// CPU time and peak memory of this process, from `getrusage(RUSAGE_SELF)`.
+struct OwnUsage {
+    var cpuSeconds: Double
+    var maxRSSKilobytes: Int
+
+    static func now() -> OwnUsage {
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        let user = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+        let system = Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+        return OwnUsage(cpuSeconds: user + system, maxRSSKilobytes: Int(usage.ru_maxrss))
+    }
+}
+
+/// The bytes of the regular files directly in `directory` (the state directory holds no subdirectories).
+func directoryBytes(_ directory: String) -> [String: Int] {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+    var sizes: [String: Int] = [:]
+    for name in names {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: directory + "/" + name)
+        sizes[name] = (attributes?[.size] as? NSNumber)?.intValue ?? 0
+    }
+    return sizes
+}
