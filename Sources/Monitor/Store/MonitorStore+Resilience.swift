@@ -1,6 +1,16 @@
 import Foundation
 import GRDB
 
+#if canImport(Glibc)
+    import Glibc
+    // `struct stat` is attributed to whichever C module first included <sys/stat.h>, which varies between builds
+    // (MemberImportVisibility then names CoreFoundation or CDispatch): import every candidate.
+    import CoreFoundation
+    #if canImport(CDispatch)
+        import CDispatch
+    #endif
+#endif
+
 /// The state database's device and inode, to notice a file deleted or replaced under the running daemon.
 struct FileIdentity: Sendable, Hashable {
     var device: UInt64
