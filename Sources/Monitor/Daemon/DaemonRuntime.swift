@@ -29,7 +29,10 @@ actor DaemonRuntime {
         let configuration = configuration.restrictedToShard()
         self.configuration = configuration
         self.conditions = MonitorConditions(active: conditions)
-        self.states = Dictionary(states.map { ($0.domain, DomainSummary($0)) }, uniquingKeysWith: { a, _ in a })
+        let configured = Set(configuration.domains.map(\.name))
+        self.states = Dictionary(
+            states.filter { configured.contains($0.domain) }.map { ($0.domain, DomainSummary($0)) },
+            uniquingKeysWith: { a, _ in a })
         self.lastTick = now
         plan.startupWindow = Self.startupWindow(domains: configuration.domains.count)
         plan.setDomains(
@@ -57,6 +60,7 @@ actor DaemonRuntime {
             random: { Double.random(in: 0..<1) })
         let kept = Set(configuration.domains.map(\.name))
         states = states.filter { kept.contains($0.key) || inFlight[$0.key] != nil }
+        conditions.forget(keeping: kept)
         schedulerWake.notify()
         deliveryWake.notify()
     }
@@ -88,7 +92,9 @@ actor DaemonRuntime {
     func finished(_ domain: String, outcome: CheckPipeline.Outcome?, now: Date) -> [MonitorConditions.Transition] {
         inFlight[domain] = nil
         var transitions: [MonitorConditions.Transition] = []
-        if let outcome {
+        // A domain removed by a reload while its check ran is not brought back.
+        let configured = configuration.domains.contains { $0.name == domain }
+        if let outcome, configured {
             transitions = conditions.record(outcome.report, domains: configuration.domains.count, now: now)
             outboxChanged = true
             deliveryWake.notify()

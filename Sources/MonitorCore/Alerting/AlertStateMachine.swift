@@ -37,7 +37,14 @@ public struct AlertCheck: Sendable, Hashable {
         if report.origin.root?.canonicalHash != nil { documents.insert(.root) }
         if report.cdn?.canonicalHash != nil { documents.insert(.cdn) }
         documentSources = documents
+        // `cdn.stale` compares Apple's copy with a valid origin: without one, this check cannot say it is gone.
+        if report.origin.wellKnown.canonicalHash == nil || report.verdict == .originBroken {
+            unjudged.insert(FindingCode.cdnStale.id)
+        }
     }
+
+    /// Codes this check could not judge although their source was observed: their alerts neither resolve nor fire.
+    public var unjudged: Set<String> = []
 
     /// The sources whose document was read in this check; `nil` when the caller did not say (then every observed
     /// source counts as read).
@@ -47,7 +54,7 @@ public struct AlertCheck: Sendable, Hashable {
     /// of the file's content (`aasa.*`, `expect.*`, a BOM or content type), that copy was read. An origin that
     /// times out does not resolve an `expect.url` alert.
     public func observes(_ identity: FindingIdentity) -> Bool {
-        guard observedSources.contains(identity.source) else { return false }
+        guard observedSources.contains(identity.source), !unjudged.contains(identity.code) else { return false }
         guard let documentSources, Self.isContentCode(identity.code) else { return true }
         return documentSources.contains(identity.source)
     }

@@ -72,6 +72,11 @@ public struct MonitorConditions: Sendable, Hashable {
         active.removeValue(forKey: code).map { [.resolved($0, at: now)] } ?? []
     }
 
+    /// Forgets domains that are no longer configured, so a removed dead domain cannot hold `monitor.network` up.
+    public mutating func forget(keeping domains: Set<String>) {
+        networkFailing = networkFailing.filter { domains.contains($0.key) }
+    }
+
     /// Folds one finished (and recorded) check in; `domains` is how many domains are configured.
     public mutating func record(_ report: DomainReport, domains: Int, now: Date) -> [Transition] {
         // A check was probed and recorded: this process had the resources it needed.

@@ -30,15 +30,17 @@ enum FindingCauses {
 
     static func apply(_ findings: [ReportFinding], context: Context) -> [ReportFinding] {
         var result = mergePlaces(findings)
-        let primary = mainOriginFailure(result)
         let blocked = result.first { $0.has(.originBotBlocked) && $0.source == .wellKnown }
+        // A WAF block explains what Apple's user agent got, a timeout included: it is the cause to point at.
+        let primary = blocked ?? mainOriginFailure(result)
         for index in result.indices where result[index].causedBy == nil {
             let finding = result[index]
             if finding.has(.cdnUnreachable) {
                 // Apple's CDN not answering us says nothing about the domain: it is the monitor's own condition.
                 result[index].causedBy = FindingCause(
                     code: MonitorConditions.Code.cdnUnreachable.rawValue, source: .cdn)
-            } else if let blocked, finding.source == .wellKnown, finding.code != blocked.code, finding.severity > .info
+            } else if let blocked, finding.source == .wellKnown, finding.code != blocked.code,
+                finding.severity > .info, !TransportFinding.isConnectionFinding(finding)
             {
                 // What Apple's user agent got (a 403, an HTML page) is the block itself, seen from the fetcher.
                 result[index].causedBy = FindingCause(code: blocked.code, source: .wellKnown)

@@ -50,6 +50,8 @@ public enum DomainLedger {
         if !policy.heldSources.isEmpty {
             check.observedSources.subtract(policy.heldSources)
             check.findings.removeAll { policy.heldSources.contains($0.source) }
+            // Apple's copy cannot be compared with an origin that could not be seen.
+            if policy.heldSources.contains(.wellKnown) { check.unjudged.insert(FindingCode.cdnStale.id) }
         }
         let transition = AlertStateMachine.advance(
             states: snapshot.alerts, check: check, policy: policy.alerts, now: now, makeID: makeID)

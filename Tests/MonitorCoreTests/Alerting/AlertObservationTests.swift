@@ -35,6 +35,16 @@ struct AlertObservationTests {
         #expect(after.states.keys.contains { $0.code == "expect.url" && $0.source == .wellKnown })
     }
 
+    @Test("a broken origin does not resolve cdn.stale: there is nothing to compare Apple's copy with")
+    func brokenOriginKeepsStale() {
+        let stale = F.evaluate(F.observation(cdn: F.json(F.olderDocument, headers: F.cdnHeaders)))
+        let fired = Self.advance([:], stale)
+        #expect(fired.events.contains { $0.code == "cdn.stale" && $0.type == .alertFiring })
+        let broken = F.evaluate(F.observation(wellKnown: F.status(500), cdn: F.json(F.olderDocument)))
+        let after = Self.advance(fired.states, broken)
+        #expect(!after.events.contains { $0.type == .alertResolved && $0.code == "cdn.stale" })
+    }
+
     @Test("a CDN that answers 503 does not resolve cdn.missing; a CDN serving the copy does")
     func unreachableCDNKeepsMissing() {
         let missing = F.evaluate(F.observation(cdn: F.status(404)))

@@ -36,6 +36,18 @@ struct CauseRulesTests {
         #expect(report.verdict == .originBroken)
     }
 
+    @Test("a WAF that lets Apple's fetcher time out is still the cause; an expiring certificate still warns")
+    func wafTimeout() {
+        var observation = F.observation(
+            wellKnown: F.failure(.timeout), plain: F.json(F.document), cdn: F.status(404, headers: Self.forbidden))
+        observation.wellKnownPlain?.certificate?.notAfter = F.now.addingTimeInterval(5 * 86_400)
+        let report = F.evaluate(observation)
+        let story = Self.story(report)
+        #expect(story.alerting.first == "origin.bot_blocked@origin.well-known")
+        #expect(story.context.contains("cdn.missing@cdn<-origin.bot_blocked"))
+        #expect(story.context.contains("origin.timeout@origin.well-known<-origin.bot_blocked"))
+    }
+
     @Test("while .well-known fails, the root path is context and never gives advice of its own")
     func rootIsContext() {
         let report = F.evaluate(F.observation(wellKnown: F.status(404), root: F.status(404)))
