@@ -45,8 +45,11 @@ extension MonitorStore {
     }
 
     /// Writes what the ledger decided: documents, the run, the state, the timeline, alert states and deliveries.
+    ///
+    /// Documents are written only when a run starts: a repeated outcome has the same meanings, which its open run
+    /// (or the domain's state) already references, and retention never removes a referenced document.
     static func write(_ db: Database, outcome: LedgerOutcome, checkedAt: Date) throws {
-        try insertDocuments(db, outcome.documents, seenAt: checkedAt)
+        if case .start = outcome.run { try insertDocuments(db, outcome.documents, seenAt: checkedAt) }
         let run: RunMark
         switch outcome.run {
         case .extend(let open, let lastSeen):
