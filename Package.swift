@@ -50,6 +50,13 @@ let package = Package(
             pkgConfig: "libidn2",
             providers: [.apt(["libidn2-dev"])]
         ),
+        // zlib: the store compresses its JSON columns with raw deflate and a preset dictionary (StoreDictionary).
+        // Hand-written binding: compress-nio, the mirror's zlib wrapper, cannot set a preset dictionary.
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         // The pure core of the monitor: findings, evaluation, configuration, alert state machine, webhook formats.
         // Takes values and the time, returns values; no I/O.
         .target(
@@ -69,6 +76,7 @@ let package = Package(
                 "MonitorCore",
                 "AASA",
                 "HTTPEngine",
+                "CZlib",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),

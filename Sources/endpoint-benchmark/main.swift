@@ -13,7 +13,8 @@ import MonitorCore
 // (one recorded check each, every fifth domain with a finding) and encode or render them, as the daemon does per
 // request. `/domains/NAME` renders one domain with 1,000 propagations. CPU time is the process's (the work is
 // single-threaded), the median of `--runs` runs. `--html DIR` also writes the pages it rendered (overview.html of
-// the smallest size, domain.html), to look at. Usage: endpoint-benchmark [--runs N] [--sizes 500,1000] [--html DIR]
+// the smallest size, domain.html), to look at. Last, the store's coding cost per state and report (compressed
+// JSON columns). Usage: endpoint-benchmark [--runs N] [--sizes 500,1000] [--html DIR]
 var runs = 5
 var htmlDirectory: String?
 var sizes = [500, 1_000, 2_000, 4_000]
@@ -146,5 +147,9 @@ if let htmlDirectory {
     let page = try await StatusPageReader(store: store.reader).domain(
         "one.bench.example", now: start, configured: true)
     try page?.html().write(toFile: htmlDirectory + "/domain.html", atomically: true, encoding: .utf8)
+}
+if let state = try await store.reader.domainState("one.bench.example") {
+    try printStoreCodingFigures(
+        state: state, report: report(domain: "one.bench.example", index: 5, at: start), runs: runs)
 }
 try store.close()

@@ -79,7 +79,7 @@ struct AlertStateSummary {
     var since: Date?
 
     static func decode(_ data: Data) -> AlertStateSummary {
-        guard let state = try? MonitorJSON.decoder().decode(AlertState.self, from: data) else {
+        guard let state = try? StoreCoding.decode(AlertState.self, from: data, legacy: MonitorJSON.decoder()) else {
             return AlertStateSummary(state: nil, since: nil)
         }
         let since: Date =

@@ -36,7 +36,7 @@ extension MonitorStore {
                             """,
                         arguments: [
                             condition.code.rawValue, Self.source(of: condition.code).rawValue,
-                            try MonitorJSON.encoder().encode(state),
+                            try StoreCoding.encode(state),
                         ])
                 case .resolved(let condition, _):
                     try db.execute(
@@ -53,8 +53,8 @@ extension MonitorStore {
         try await writer.read { db in
             try StoreReader.alertStates(db, domain: "").compactMap { stored in
                 guard let code = MonitorConditions.Code(rawValue: stored.identity.code),
-                    case .firing(let alert)? = try? MonitorJSON.decoder().decode(
-                        AlertState.self, from: stored.stateJSON)
+                    case .firing(let alert)? = try? StoreCoding.decode(
+                        AlertState.self, from: stored.stateJSON, legacy: MonitorJSON.decoder())
                 else { return nil }
                 return MonitorConditions.Condition(code: code, since: alert.since, message: alert.message)
             }

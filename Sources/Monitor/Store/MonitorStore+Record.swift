@@ -33,7 +33,9 @@ extension MonitorStore {
         }
         for stored in try StoreReader.alertStates(db, domain: domain) {
             // A state this version cannot read starts over rather than blocking every later check.
-            if let state = try? MonitorJSON.decoder().decode(AlertState.self, from: stored.stateJSON) {
+            if let state = try? StoreCoding.decode(
+                AlertState.self, from: stored.stateJSON, legacy: MonitorJSON.decoder())
+            {
                 snapshot.alerts[stored.identity] = state
             }
         }
@@ -110,7 +112,7 @@ extension MonitorStore {
                     """,
                 arguments: [
                     identity.domain, identity.code, identity.source.rawValue, identity.subject,
-                    try MonitorJSON.encoder().encode(state),
+                    try StoreCoding.encode(state),
                 ])
         }
     }

@@ -8,7 +8,8 @@ public struct OutboxInsert: Sendable, Hashable {
     public var eventID: String
     /// The webhook's name in the configuration.
     public var webhook: String
-    /// The event as the alerting code encoded it (the store does not read it).
+    /// The event as the alerting code encoded it (the store does not read it). `MonitorJSON`, never `StoreCoding`:
+    /// it is the webhook body as sent, the public interface, so it stays readable as it is.
     public var eventJSON: Data
     public var createdAt: Date
     /// The first attempt's time; usually `createdAt`.

@@ -19,7 +19,8 @@ public struct Heartbeat: Sendable, Hashable {
     }
 }
 
-/// One alert's stored state: its identity and the alerting code's own JSON, opaque to the store.
+/// One alert's stored state: its identity and the `AlertState` as stored, which `StoreCoding.decode(_:from:legacy:)`
+/// reads (compressed now; `MonitorJSON` in rows written before compression).
 public struct StoredAlertState: Sendable, Hashable {
     public var identity: FindingIdentity
     public var stateJSON: Data
