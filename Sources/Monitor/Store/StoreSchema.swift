@@ -3,7 +3,9 @@ import GRDB
 /// The database schema, as an ordered list of migrations; only the daemon runs them.
 ///
 /// Times in columns are GRDB's text form (`2026-11-21 19:12:03.000`, UTC), which sorts and compares as time.
-/// JSON columns use `StoreCoding`. Never edit a registered migration: add a new one.
+/// JSON columns use `StoreCoding` (deflated; rows written before compression, and those the migrations copy, are
+/// plain JSON, which it reads too), except `outbox.event_json`, the webhook body as sent (`MonitorJSON`). Never edit
+/// a registered migration: add a new one.
 enum StoreSchema {
     /// The file inside the state directory.
     static let fileName = "aasa-monitor.sqlite"

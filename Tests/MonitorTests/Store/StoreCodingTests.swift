@@ -12,14 +12,6 @@ import Testing
 struct StoreCodingTests {
     typealias R = StoreReports
 
-    /// The encoder every JSON column used before compression: `StoreCoding`'s settings, without deflate.
-    static func plainEncoder() -> JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .secondsSince1970
-        encoder.outputFormatting = [.sortedKeys]
-        return encoder
-    }
-
     /// A ready domain's report as the daemon stored it (daemon-benchmark fleet, 1,271 bytes of JSON).
     static let readyReport = #"""
         {"cdn":{"apple_from":[],
@@ -77,7 +69,7 @@ struct StoreCodingTests {
     @Test("a ready domain's report takes under 40 % of its JSON")
     func readyReportShrinks() throws {
         let report = try StoreCoding.decode(DomainReport.self, from: Data(Self.readyReport.utf8))
-        let plain = try Self.plainEncoder().encode(report)
+        let plain = try R.plainJSON(report)
         let stored = try StoreCoding.encode(report)
         #expect(stored.count * 100 < plain.count * 40, "\(stored.count) of \(plain.count) bytes")
         #expect(try StoreCoding.decode(DomainReport.self, from: stored) == report)
@@ -91,7 +83,7 @@ struct StoreCodingTests {
             let other = try DatabaseQueue(path: store.path)
             try await other.write { db in
                 try db.execute(
-                    sql: "UPDATE domain_state SET state_json = ?", arguments: [try Self.plainEncoder().encode(state)])
+                    sql: "UPDATE domain_state SET state_json = ?", arguments: [try R.plainJSON(state)])
                 try db.execute(
                     sql: """
                         INSERT INTO alert_state (domain, code, source, subject, state_json)

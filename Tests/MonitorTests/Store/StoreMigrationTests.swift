@@ -33,6 +33,7 @@ struct StoreMigrationTests {
           finished_at DATETIME);
         """
 
+    /// v1 wrote `report_json` as plain JSON (`StoreCoding` before compression); the converted runs keep those rows.
     @Test("consecutive checks with one outcome become one run; the next check after the upgrade starts a new one")
     func checksBecomeRuns() async throws {
         let directory = try makeTemporaryDirectory()
@@ -53,7 +54,7 @@ struct StoreMigrationTests {
                         INSERT INTO checks (domain, checked_at, duration, verdict, origin_hash, cdn_hash, report_json)
                         VALUES ('example.com', ?, 0.25, ?, ?, 'sha256:a', ?)
                         """,
-                    arguments: [StoreReports.at(minute), verdict, origin, try MonitorJSON.encoder().encode(report)])
+                    arguments: [StoreReports.at(minute), verdict, origin, try StoreReports.plainJSON(report)])
             }
         }
         try old.close()
@@ -64,6 +65,10 @@ struct StoreMigrationTests {
         #expect(runs.map(\.verdict) == ["cdn_stale", "ready"])
         #expect(runs.last?.firstSeen == StoreReports.at(0))
         #expect(runs.last?.lastSeen == StoreReports.at(2))
+        let first = try #require(runs.last)
+        let converted = try #require(try await store.reader.runReport(id: first.id))
+        #expect(converted.checkedAt == StoreReports.at(0))
+        #expect(converted.origin.wellKnown.canonicalHash == "sha256:a")
         #expect(try await store.reader.integrityCheck() == ["ok"])
         try store.close()
     }

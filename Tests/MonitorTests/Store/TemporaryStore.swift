@@ -36,6 +36,14 @@ enum StoreReports {
 
     static func at(_ minutes: Double) -> Date { start.addingTimeInterval(minutes * 60) }
 
+    /// A JSON column as every version before compression wrote it: `StoreCoding`'s encoder settings, plain.
+    static func plainJSON(_ value: some Encodable) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .secondsSince1970
+        encoder.outputFormatting = [.sortedKeys]
+        return try encoder.encode(value)
+    }
+
     static func report(
         domain: String = "example.com",
         at minutes: Double,
