@@ -74,8 +74,14 @@ actor DaemonRuntime {
         deliveryWake.notify()
     }
 
-    /// The checks to start now, at most the configured concurrency in flight, never two of one domain.
-    func takeDueJobs(now: Date) -> [CheckPipeline.Job] {
+    /// The checks to start now (at most the configured concurrency in flight, never two of one domain), and when
+    /// the scheduler must look again by itself (`schedulerDeadline` after they started).
+    func takeDueJobs(now: Date) -> (jobs: [CheckPipeline.Job], deadline: Date?) {
+        let jobs = dueJobs(now: now)
+        return (jobs, schedulerDeadline)
+    }
+
+    private func dueJobs(now: Date) -> [CheckPipeline.Job] {
         lastTick = now
         let room = configuration.http.concurrency - inFlight.count
         guard room > 0, let first = plan.nextWake, first <= now else { return [] }
