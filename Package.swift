@@ -32,6 +32,7 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
@@ -66,6 +67,8 @@ let package = Package(
                 "CIDN2",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                // The scheduler's queue of due checks: the next one in O(log n), not a scan of every domain.
+                .product(name: "HeapModule", package: "swift-collections"),
             ],
             swiftSettings: strict
         ),

@@ -1,7 +1,8 @@
 import Foundation
 import HTTPEngine
 
-/// `daemon-benchmark bare <url-file> <port> <ca-file> <concurrency>`: the limit the daemon is compared with.
+/// `daemon-benchmark bare <url-file> <port> <ca-file> <concurrency> <burst|paced>`: the limit the daemon is
+/// compared with.
 ///
 /// Replays, in order, every request the fixture fleet saw from the daemon, with the daemon's HTTP engine (libcurl
 /// multi) and nothing else: no evaluation, no database, no scheduler. It runs in its own process so that its
@@ -11,29 +12,32 @@ import HTTPEngine
 /// daemon fetches an origin's first URL alone and the rest on that warm connection, so it too makes about one TLS
 /// handshake per check (the benchmark prints both handshake counts, so a difference shows).
 enum BareReplay {
-    static func run(urlFile: String, port: Int, caFile: String, concurrency: Int) async throws {
+    /// How the replay is timed: `burst` sends each request as soon as a slot is free (the least CPU libcurl needs:
+    /// busy threads never sleep); `paced` starts each check at the moment the daemon started it, so the client
+    /// wakes as often as the daemon does.
+    enum Timing: String { case burst, paced }
+
+    static func run(urlFile: String, port: Int, caFile: String, concurrency: Int, timing: Timing) async throws {
         let rule = try ConnectToRule(parsing: "::127.0.0.1:\(port)")
         let lines = try String(contentsOfFile: urlFile, encoding: .utf8).split(separator: "\n").map(String.init)
         // Built before the clock starts, so the figures are the requests' cost alone.
-        let units = Unit.group(lines.map { line in request(line, rule: rule, caFile: caFile) })
+        let units = Unit.group(try lines.map { line in try request(line, rule: rule, caFile: caFile) })
         let before = OwnUsage.now()
         let engine = try CurlEngine(configuration: .init(maxConcurrentTransfers: concurrency))
+        let start = ContinuousClock.now
         let failures = await withTaskGroup(of: Int.self) { group in
-            var next = 0
             var failures = 0
-            while next < min(concurrency, units.count) {
-                let unit = units[next]
-                group.addTask { await unit.perform(engine: engine) }
-                next += 1
-            }
-            while let failed = await group.next() {
-                failures += failed
-                if next < units.count {
-                    let unit = units[next]
-                    group.addTask { await unit.perform(engine: engine) }
-                    next += 1
+            var running = 0
+            for unit in units {
+                if timing == .paced { try? await Task.sleep(until: start + .milliseconds(unit.offset)) }
+                while running >= concurrency, let failed = await group.next() {
+                    failures += failed
+                    running -= 1
                 }
+                group.addTask { await unit.perform(engine: engine) }
+                running += 1
             }
+            for await failed in group { failures += failed }
             return failures
         }
         await engine.shutdown()
@@ -45,13 +49,23 @@ enum BareReplay {
     }
 
     /// The daemon's request for one replay line: its timeouts, body limit and trust, and the chain read if marked.
-    private static func request(_ line: String, rule: ConnectToRule, caFile: String) -> HTTPRequest {
-        let readsChain = line.hasPrefix("chain ")
-        return HTTPRequest(
-            url: readsChain ? String(line.dropFirst("chain ".count)) : line, userAgent: "aasa-monitor-benchmark",
+    private static func request(_ line: String, rule: ConnectToRule, caFile: String) throws -> Timed {
+        let parts = line.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, let offset = Int(parts[0]) else { throw BenchmarkError("bad replay line: \(line)") }
+        let target = String(parts[1])
+        let readsChain = target.hasPrefix("chain ")
+        let request = HTTPRequest(
+            url: readsChain ? String(target.dropFirst("chain ".count)) : target, userAgent: "aasa-monitor-benchmark",
             timeout: .seconds(10), connectTimeout: .seconds(10), maxBodyBytes: 131_072, connectTo: [rule],
             trust: .only(caFile: caFile), readsCertificateChain: readsChain, describesRejectedCertificate: readsChain,
             waitsForMultiplexing: true)
+        return Timed(request: request, offset: offset)
+    }
+
+    /// A request and the milliseconds from the start of the run at which the daemon sent it.
+    struct Timed {
+        var request: HTTPRequest
+        var offset: Int
     }
 
     /// What the daemon does in one go: a check's chain-reading request and, once it has answered, that origin's
@@ -59,21 +73,23 @@ enum BareReplay {
     struct Unit: Sendable {
         var first: HTTPRequest
         var followUps: [HTTPRequest] = []
+        /// When the daemon sent `first`, in milliseconds from the start of the run.
+        var offset: Int
 
         /// Groups the replay in order: each request to a host follows the latest chain-reading request to it.
-        static func group(_ requests: [HTTPRequest]) -> [Unit] {
+        static func group(_ timed: [Timed]) -> [Unit] {
             var units: [Unit] = []
             var openUnit: [String: Int] = [:]
-            for request in requests {
+            for (request, offset) in timed.map({ ($0.request, $0.offset) }) {
                 let host = request.url.split(separator: "/", omittingEmptySubsequences: true).dropFirst().first
                 let key = host.map(String.init) ?? request.url
                 if request.readsCertificateChain {
                     openUnit[key] = units.count
-                    units.append(Unit(first: request))
+                    units.append(Unit(first: request, offset: offset))
                 } else if let index = openUnit[key] {
                     units[index].followUps.append(request)
                 } else {
-                    units.append(Unit(first: request))
+                    units.append(Unit(first: request, offset: offset))
                 }
             }
             return units

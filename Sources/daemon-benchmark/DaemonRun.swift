@@ -71,7 +71,13 @@ struct DaemonRun {
                 atEnd.checks > first.checks
                     ? Double(atEnd.usedBytes - first.usedBytes) / Double(atEnd.checks - first.checks) : nil
             },
-            replayLines: after.requests[before.requests.count...].compactMap(Fleet.replayLine(of:)))
+            replayLines: replayLines(Array(after.requests[before.requests.count...])))
+    }
+
+    /// The run's requests as replay lines, timed from the first.
+    private static func replayLines(_ requests: [RecordedRequest]) -> [String] {
+        guard let start = requests.map(\.receivedAt).min() else { return [] }
+        return requests.sorted { $0.receivedAt < $1.receivedAt }.compactMap { Fleet.replayLine(of: $0, start: start) }
     }
 
     /// Moves the write-ahead log into the database file and empties it, so the file's size is what the history

@@ -42,15 +42,18 @@ enum Fleet {
         """ + (0..<domains).map { "  - \(domain($0))\n" }.joined()
     }
 
-    /// One line of the bare client's replay list: `https://host/path` of a request the server saw (HTTP/2
-    /// `:authority` or HTTP/1.1 `Host`), prefixed `chain ` for the daemon's first origin request of a check: the
-    /// one with Apple's user agent on the well-known path, which reads the certificate chain on a fresh connection.
-    static func replayLine(of request: RecordedRequest) -> String? {
+    /// One line of the bare client's replay list: `MS https://host/path`, where MS is the milliseconds from `start`
+    /// to the request's arrival, and `https://host/path` comes from its HTTP/2 `:authority` or HTTP/1.1 `Host`;
+    /// the URL is prefixed `chain ` for the daemon's first origin request of a check: the one with Apple's user
+    /// agent on the well-known path, which reads the certificate chain on a fresh connection.
+    static func replayLine(of request: RecordedRequest, start: ContinuousClock.Instant) -> String? {
         func header(_ names: Set<String>) -> String? { request.headers.first { names.contains($0.0.lowercased()) }?.1 }
         guard let host = header([":authority", "host"]) else { return nil }
         let readsChain =
             request.path == "/.well-known/apple-app-site-association"
             && header(["user-agent"])?.hasPrefix("AASA-Bot/") == true
-        return (readsChain ? "chain " : "") + "https://\(host)\(request.uri)"
+        let offset = request.receivedAt - start
+        let milliseconds = offset.components.seconds * 1000 + offset.components.attoseconds / 1_000_000_000_000_000
+        return "\(max(0, milliseconds)) " + (readsChain ? "chain " : "") + "https://\(host)\(request.uri)"
     }
 }

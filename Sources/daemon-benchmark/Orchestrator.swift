@@ -2,7 +2,8 @@ import Foundation
 import TestSupport
 
 /// Runs the daemon `runs` times against one fixture fleet, each time followed by the bare client replaying the
-/// same requests, and prints each run and the medians.
+/// same requests twice (in a burst, and paced at the moments the daemon sent them), and prints each run and the
+/// medians.
 ///
 /// CPU per check is the daemon's utime + stime (process start, migrations and idle wake-ups included) over the
 /// checks recorded in its database; the bare client's is its CPU per request times the daemon's requests per check.
@@ -10,10 +11,13 @@ enum Orchestrator {
     struct Sample {
         var daemon: DaemonRun
         var bare: BareResult
+        var paced: BareResult
         var daemonCPUPerCheck: Double { daemon.cpuSeconds / Double(max(1, daemon.checks)) }
         var requestsPerCheck: Double { Double(daemon.replayLines.count) / Double(max(1, daemon.checksAtExit)) }
         var bareCPUPerCheck: Double { bare.cpuSeconds / Double(max(1, bare.requests)) * requestsPerCheck }
         var cpuRatio: Double { daemonCPUPerCheck / max(bareCPUPerCheck, 1e-9) }
+        var pacedCPUPerCheck: Double { paced.cpuSeconds / Double(max(1, paced.requests)) * requestsPerCheck }
+        var pacedRatio: Double { daemonCPUPerCheck / max(pacedCPUPerCheck, 1e-9) }
         var databaseBytesPerCheck: Double { Double(daemon.databaseBytes) / Double(max(1, daemon.checksAtExit)) }
         var stateBytesPerCheck: Double { Double(daemon.stateDirectoryBytes) / Double(max(1, daemon.checksAtExit)) }
     }
@@ -29,14 +33,18 @@ enum Orchestrator {
                 + "\(options.concurrency), \(options.runs) runs")
         print(
             "run\tchecks\tdaemon CPU ms/check\tpeak RSS MB\tDB B/check\tstate dir B/check\truns\treq/check\t"
-                + "TLS/check\tbare CPU ms/check\tbare RSS MB\tbare TLS/check\tCPU ratio")
+                + "TLS/check\tbare CPU ms/check\tbare RSS MB\tbare TLS/check\tCPU ratio\tpaced bare CPU ms/check\t"
+                + "ratio to paced")
         var samples: [Sample] = []
         for run in 1...options.runs {
             let daemon = try await DaemonRun.measure(binary: options.binary, server: server, options: options)
             let handshakesBefore = server.activity.tlsHandshakesCompleted
-            var bare = try BareResult.measure(urls: daemon.replayLines, server: server, options: options)
+            var bare = try BareResult.measure(
+                urls: daemon.replayLines, server: server, options: options, timing: .burst)
             bare.handshakes = server.activity.tlsHandshakesCompleted - handshakesBefore
-            let sample = Sample(daemon: daemon, bare: bare)
+            let paced = try BareResult.measure(
+                urls: daemon.replayLines, server: server, options: options, timing: .paced)
+            let sample = Sample(daemon: daemon, bare: bare, paced: paced)
             samples.append(sample)
             let checks = Double(max(1, daemon.checksAtExit))
             print(
@@ -44,8 +52,10 @@ enum Orchestrator {
                     + "\(whole(sample.databaseBytesPerCheck))\t\(daemon.steadyBytesPerCheck.map(whole) ?? "-")\t\(whole(sample.stateBytesPerCheck))\t\(daemon.runs)\t"
                     + "\(fixed(sample.requestsPerCheck))\t\(fixed(Double(daemon.handshakes) / checks))\t"
                     + "\(ms(sample.bareCPUPerCheck))\t\(mb(bare.maxRSSKilobytes))\t"
-                    + "\(fixed(Double(bare.handshakes) / checks))\t\(fixed(sample.cpuRatio))×"
-                    + (bare.failures > 0 ? "\t(\(bare.failures) bare requests failed)" : ""))
+                    + "\(fixed(Double(bare.handshakes) / checks))\t\(fixed(sample.cpuRatio))×\t"
+                    + "\(ms(sample.pacedCPUPerCheck))\t\(fixed(sample.pacedRatio))×"
+                    + (bare.failures + paced.failures > 0
+                        ? "\t(\(bare.failures + paced.failures) bare requests failed)" : ""))
             fflush(nil)
         }
         await server.shutdown()
@@ -64,6 +74,9 @@ enum Orchestrator {
         print(
             "  daemon CPU per domain check   \(ms(cpu)) ms (bare libcurl client \(ms(bareCPU)) ms; ratio "
                 + "\(fixed(median(samples.map(\.cpuRatio))))×)")
+        print(
+            "  bare client paced like the daemon \(ms(median(samples.map(\.pacedCPUPerCheck)))) ms per check; "
+                + "daemon / paced \(fixed(median(samples.map(\.pacedRatio))))×")
         print("  daemon peak RSS               \(mb(Int(rss))) MB")
         print(
             "  database per check            \(whole(median(samples.map(\.databaseBytesPerCheck)))) bytes after a "
@@ -96,13 +109,17 @@ struct BareResult {
     var handshakes = 0
 
     /// Runs `daemon-benchmark bare` in a child process on `urls` and reads its result.
-    static func measure(urls: [String], server: FixtureServer, options: Orchestrator.Options) throws -> BareResult {
+    static func measure(
+        urls: [String], server: FixtureServer, options: Orchestrator.Options, timing: BareReplay.Timing
+    ) throws -> BareResult {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("daemon-bench-urls-\(UUID())").path
         try urls.joined(separator: "\n").write(toFile: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: file) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        process.arguments = ["bare", file, String(server.port), server.caFile, String(options.concurrency)]
+        process.arguments = [
+            "bare", file, String(server.port), server.caFile, String(options.concurrency), timing.rawValue,
+        ]
         let output = Pipe()
         process.standardOutput = output
         try process.run()

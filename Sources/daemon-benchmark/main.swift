@@ -5,16 +5,19 @@ import Foundation
 //
 // Usage: daemon-benchmark [--domains 1000] [--interval 60s] [--seconds 150] [--runs 3] [--concurrency 32]
 //                         [--binary PATH]
-//        daemon-benchmark bare <url-file> <port> <ca-file> <concurrency>   (the child the orchestrator starts)
+//        daemon-benchmark bare <url-file> <port> <ca-file> <concurrency> <burst|paced>   (the orchestrator's child)
 signal(SIGPIPE, SIG_IGN)
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {
     if arguments.first == "bare" {
         let values = Array(arguments.dropFirst())
-        guard values.count == 4, let port = Int(values[1]), let concurrency = Int(values[3]) else {
-            throw BenchmarkError("usage: daemon-benchmark bare <url-file> <port> <ca-file> <concurrency>")
+        guard values.count == 5, let port = Int(values[1]), let concurrency = Int(values[3]),
+            let timing = BareReplay.Timing(rawValue: values[4])
+        else {
+            throw BenchmarkError("usage: daemon-benchmark bare <url-file> <port> <ca-file> <concurrency> <burst|paced>")
         }
-        try await BareReplay.run(urlFile: values[0], port: port, caFile: values[2], concurrency: concurrency)
+        try await BareReplay.run(
+            urlFile: values[0], port: port, caFile: values[2], concurrency: concurrency, timing: timing)
     } else {
         try await Orchestrator.run(try Orchestrator.Options(parsing: arguments))
     }

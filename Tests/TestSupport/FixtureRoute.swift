@@ -103,6 +103,8 @@ public struct RecordedRequest: Sendable {
     public let body: [UInt8]
     /// `"1.1"` or `"2"`.
     public let httpVersion: String
+    /// When the request was complete: benchmarks replay requests at the moments they first arrived.
+    public var receivedAt: ContinuousClock.Instant = .now
 
     /// The path without the query.
     public var path: String {

@@ -3,14 +3,18 @@ import Foundation
 /// The daemon's shared state: the configuration in force, the schedule, what is in flight, and what each domain's
 /// latest check found. The scheduler, the reload handler, the endpoint and the watchdog all go through it.
 actor DaemonRuntime {
-    private(set) var configuration: MonitorConfiguration
+    private(set) var configuration: MonitorConfiguration {
+        didSet { domainsByName = Self.index(configuration) }
+    }
+    /// The configured domains by name: a check's start and finish look their domain up without scanning the list.
+    private var domainsByName: [String: DomainConfiguration]
     private var plan = SchedulePlan()
     private var inFlight: [String: Date] = [:]
     private var states: [String: DomainSummary]
     private var checksByVerdict: [String: [Verdict: Int]] = [:]
     /// The last time the scheduler loop went round: the basis of `/healthz` and the watchdog.
     private(set) var lastTick: Date
-    /// Set when a check was recorded since the delivery loop last looked: the check may have queued deliveries.
+    /// Set when something was queued in the outbox since the delivery loop last looked.
     private var outboxChanged = false
     private(set) var checksCompleted = 0
     private(set) var checksFailed = 0
@@ -28,6 +32,7 @@ actor DaemonRuntime {
         // With `shard: K/N` this daemon schedules only its shard's domains; everything downstream reads this list.
         let configuration = configuration.restrictedToShard()
         self.configuration = configuration
+        self.domainsByName = Self.index(configuration)
         self.conditions = MonitorConditions(active: conditions)
         let configured = Set(configuration.domains.map(\.name))
         self.states = Dictionary(
@@ -44,6 +49,10 @@ actor DaemonRuntime {
     /// (a person starting the daemon sees results), a thousand do not all start in the same second.
     static func startupWindow(domains: Int) -> TimeInterval {
         min(60, 2 + 0.05 * Double(domains))
+    }
+
+    private static func index(_ configuration: MonitorConfiguration) -> [String: DomainConfiguration] {
+        Dictionary(configuration.domains.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     private static func schedule(_ configuration: MonitorConfiguration) -> [(domain: String, interval: TimeInterval)] {
@@ -65,18 +74,22 @@ actor DaemonRuntime {
         deliveryWake.notify()
     }
 
-    /// The checks to start now, at most the configured concurrency in flight, never two of one domain.
-    func takeDueJobs(now: Date) -> [CheckPipeline.Job] {
+    /// The checks to start now (at most the configured concurrency in flight, never two of one domain), and when
+    /// the scheduler must look again by itself (`schedulerDeadline` after they started).
+    func takeDueJobs(now: Date) -> (jobs: [CheckPipeline.Job], deadline: Date?) {
+        let jobs = dueJobs(now: now)
+        return (jobs, schedulerDeadline)
+    }
+
+    private func dueJobs(now: Date) -> [CheckPipeline.Job] {
         lastTick = now
         let room = configuration.http.concurrency - inFlight.count
         guard room > 0, let first = plan.nextWake, first <= now else { return [] }
         var ledger = configuration.ledgerPolicy
         ledger.heldSources = conditions.heldSources
-        let domains = Dictionary(configuration.domains.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         var jobs: [CheckPipeline.Job] = []
-        for name in plan.due(at: now).prefix(room) {
-            guard let domain = domains[name] else { continue }
-            plan.started(name)
+        for name in plan.takeDue(at: now, limit: room) {
+            guard let domain = domainsByName[name] else { continue }
             inFlight[name] = now
             jobs.append(
                 CheckPipeline.Job(
@@ -93,11 +106,14 @@ actor DaemonRuntime {
         inFlight[domain] = nil
         var transitions: [MonitorConditions.Transition] = []
         // A domain removed by a reload while its check ran is not brought back.
-        let configured = configuration.domains.contains { $0.name == domain }
+        let configured = domainsByName[domain] != nil
         if let outcome, configured {
             transitions = conditions.record(outcome.report, domains: configuration.domains.count, now: now)
-            outboxChanged = true
-            deliveryWake.notify()
+            // Only a check that queued deliveries sends the delivery loop to the database.
+            if !outcome.ledger.deliveries.isEmpty {
+                outboxChanged = true
+                deliveryWake.notify()
+            }
             states[domain] = DomainSummary(outcome.ledger.state)
             checksByVerdict[domain, default: [:]][outcome.report.verdict, default: 0] += 1
             checksCompleted += 1

@@ -29,12 +29,14 @@ struct SchedulerService: Service {
                 guard await onStart() else { return }
                 while !stopping.withLock({ $0 }) && !Task.isCancelled {
                     let now = clock()
-                    for job in await runtime.takeDueJobs(now: now) {
+                    // One visit to the runtime: the checks to start and when to look again.
+                    let (jobs, deadline) = await runtime.takeDueJobs(now: now)
+                    for job in jobs {
                         group.addTask { await execute(job) }
                     }
                     // Sleep until the next check is due, a check finishes, the plan is reloaded or we stop.
                     var wait = longestSleep
-                    if let wake = await runtime.schedulerDeadline {
+                    if let wake = deadline {
                         let seconds = max(0, wake.timeIntervalSince(clock()))
                         wait = min(longestSleep, .milliseconds(Int((seconds * 1000).rounded(.up))))
                     }
@@ -82,16 +84,19 @@ struct SchedulerService: Service {
 
     private func log(_ outcome: CheckPipeline.Outcome) {
         let report = outcome.report
-        // Each code with its source (`origin.status@origin.root`): one code can come from several places.
-        let problems = report.findings.filter { $0.severity != .info }.map { "\($0.code)@\($0.source.rawValue)" }
-        var metadata: Logger.Metadata = [
-            "domain": "\(report.domain)", "verdict": "\(report.verdict.rawValue)",
-            "duration": "\(String(format: "%.3f", report.durationSeconds))",
-        ]
-        if !problems.isEmpty { metadata["codes"] = "\(problems.joined(separator: ","))" }
         let level: Logger.Level =
             report.verdict == .ready ? .info : (report.verdict == .originBroken ? .error : .warning)
-        logger.log(level: level, "checked", metadata: metadata)
+        // Built only when it will be written: at a thousand domains the per-check line is most of the log's cost.
+        if logger.logLevel <= level {
+            // Each code with its source (`origin.status@origin.root`): one code can come from several places.
+            let problems = report.findings.filter { $0.severity != .info }.map { "\($0.code)@\($0.source.rawValue)" }
+            var metadata: Logger.Metadata = [
+                "domain": "\(report.domain)", "verdict": "\(report.verdict.rawValue)",
+                "duration": "\(String(format: "%.3f", report.durationSeconds))",
+            ]
+            if !problems.isEmpty { metadata["codes"] = "\(problems.joined(separator: ","))" }
+            logger.log(level: level, "checked", metadata: metadata)
+        }
         for entry in outcome.ledger.timeline {
             var fields: Logger.Metadata = ["domain": "\(report.domain)"]
             for (key, value) in entry.detail {

@@ -2,13 +2,16 @@ import Foundation
 import GRDB
 import MonitorCore
 
-/// Group commit: checks that finish close together are recorded in one transaction.
+/// Group commit: checks that finish while a transaction is being committed are recorded together in the next.
 ///
 /// Every commit is durable (`synchronous=FULL`), so one commit per check costs an fsync per check; at a thousand
-/// domains that is the store's main cost. A check waits at most `window` for others to join its transaction, at most
-/// `limit` join one, and each is applied in its own savepoint: a check that cannot be recorded (an unreadable
-/// state) fails alone, the others commit. `record` returns only after the commit, so an outbox row reported as
-/// written is on disk; a crash loses only checks whose `record` had not returned.
+/// domains that is the store's main cost. A check that finishes while the writer is idle is committed at once;
+/// checks that finish while a commit (its fsync) is under way wait for it and then share one transaction, at
+/// most `limit` of them. No timer: a quiet daemon commits each check without delay and without waking a thread
+/// for a window that nobody joins; a busy one batches by itself. Each check is applied in its own savepoint: a
+/// check that cannot be recorded (an unreadable state) fails alone, the others commit. `record` returns only after
+/// the commit, so an outbox row reported as written is on disk; a crash loses only checks whose `record` had not
+/// returned.
 actor GroupCommit {
     typealias Apply = @Sendable (Database) throws -> LedgerOutcome
 
@@ -19,14 +22,13 @@ actor GroupCommit {
 
     /// Reports each group's commit or failure to the store's health.
     private let writer: TrackedWriter
-    private let window: Duration
     private let limit: Int
     private var pending: [Pending] = []
-    private var flushScheduled = false
+    /// True while a task is committing groups; new checks then join `pending` for the next group.
+    private var committing = false
 
-    init(writer: TrackedWriter, window: Duration = .milliseconds(10), limit: Int = 128) {
+    init(writer: TrackedWriter, limit: Int = 128) {
         self.writer = writer
-        self.window = window
         self.limit = limit
     }
 
@@ -34,25 +36,25 @@ actor GroupCommit {
     func record(_ apply: @escaping Apply) async throws -> LedgerOutcome {
         try await withCheckedThrowingContinuation { continuation in
             pending.append(Pending(apply: apply, continuation: continuation))
-            if pending.count >= limit {
-                Task { await self.flush() }
-            } else if !flushScheduled {
-                flushScheduled = true
-                let window = window
-                Task {
-                    try? await Task.sleep(for: window)
-                    await self.flush()
-                }
-            }
+            guard !committing else { return }
+            committing = true
+            Task { await self.commitWhilePending() }
         }
     }
 
-    /// Commits everything waiting in one transaction, each check in its own savepoint.
-    private func flush() async {
-        flushScheduled = false
-        let batch = pending
-        pending = []
-        guard !batch.isEmpty else { return }
+    /// Commits groups until nothing waits.
+    private func commitWhilePending() async {
+        while !pending.isEmpty {
+            let count = min(limit, pending.count)
+            let batch = Array(pending.prefix(count))
+            pending.removeFirst(count)
+            await flush(batch)
+        }
+        committing = false
+    }
+
+    /// Commits `batch` in one transaction, each check in its own savepoint, and resumes each check's caller.
+    private func flush(_ batch: [Pending]) async {
         let applies = batch.map(\.apply)
         do {
             let results = try await writer.write { db -> [Result<LedgerOutcome, any Error>] in

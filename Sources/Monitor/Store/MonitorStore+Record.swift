@@ -8,11 +8,12 @@ extension MonitorStore {
     /// Each meaning once: a document already stored only gets its `last_seen` moved.
     static func insertDocuments(_ db: Database, _ documents: [String: String], seenAt: Date) throws {
         for (hash, text) in documents.sorted(by: { $0.key < $1.key }) {
-            try db.execute(
+            try db.cachedStatement(
                 sql: """
                     INSERT INTO documents (hash, canonical_text, first_seen, last_seen) VALUES (?1, ?2, ?3, ?3)
                     ON CONFLICT (hash) DO UPDATE SET last_seen = max(last_seen, excluded.last_seen)
-                    """,
+                    """
+            ).execute(
                 arguments: [hash, text, seenAt])
         }
     }
@@ -23,7 +24,8 @@ extension MonitorStore {
         let domain = report.domain
         var snapshot = DomainSnapshot()
         if let row = try Row.fetchOne(
-            db, sql: "SELECT state_json, run_id, run_key FROM domain_state WHERE domain = ?", arguments: [domain])
+            db.cachedStatement(sql: "SELECT state_json, run_id, run_key FROM domain_state WHERE domain = ?"),
+            arguments: [domain])
         {
             snapshot.state = try StoreReader.decode(
                 DomainState.self, row["state_json"], what: "state of \(domain)", path: path)
@@ -31,7 +33,7 @@ extension MonitorStore {
                 snapshot.run = RunMark(id: id, key: key)
             }
         }
-        for stored in try StoreReader.alertStates(db, domain: domain) {
+        for stored in try alertStates(db, domain: domain) {
             // A state this version cannot read starts over rather than blocking every later check.
             if let state = try? StoreCoding.decode(
                 AlertState.self, from: stored.stateJSON, legacy: MonitorJSON.decoder())
@@ -41,9 +43,25 @@ extension MonitorStore {
         }
         if let hash = DomainLedger.documentNeeded(state: snapshot.state, report: report) {
             snapshot.previousOriginDocument = try String.fetchOne(
-                db, sql: "SELECT canonical_text FROM documents WHERE hash = ?", arguments: [hash])
+                db.cachedStatement(sql: "SELECT canonical_text FROM documents WHERE hash = ?"), arguments: [hash])
         }
         return snapshot
+    }
+
+    /// The domain's alert states, through the domain's index (the reader's query also serves "every domain").
+    private static func alertStates(_ db: Database, domain: String) throws -> [StoredAlertState] {
+        let rows = try Row.fetchAll(
+            db.cachedStatement(
+                sql:
+                    "SELECT code, source, subject, state_json FROM alert_state WHERE domain = ? ORDER BY code, source, subject"
+            ),
+            arguments: [domain])
+        return rows.compactMap { row in
+            // A source this version does not know cannot be one of its alerts; skip it as `status` does.
+            guard let source = FindingSource(rawValue: row["source"]) else { return nil }
+            let identity = FindingIdentity(domain: domain, code: row["code"], source: source, subject: row["subject"])
+            return StoredAlertState(identity: identity, stateJSON: row["state_json"])
+        }
     }
 
     /// Writes what the ledger decided: documents, the run, the state, the timeline, alert states and deliveries.
@@ -55,16 +73,17 @@ extension MonitorStore {
         let run: RunMark
         switch outcome.run {
         case .extend(let open, let lastSeen):
-            try db.execute(
-                sql: "UPDATE runs SET last_seen = ?, checks = checks + 1 WHERE id = ?", arguments: [lastSeen, open.id])
+            try db.cachedStatement(sql: "UPDATE runs SET last_seen = ?, checks = checks + 1 WHERE id = ?")
+                .execute(arguments: [lastSeen, open.id])
             run = open
         case .start(let new):
-            try db.execute(
+            try db.cachedStatement(
                 sql: """
                     INSERT INTO runs (domain, first_seen, last_seen, checks, verdict, origin_hash, cdn_hash, key,
                       report_json)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
+                    """
+            ).execute(
                 arguments: [
                     new.domain, new.firstSeen, new.lastSeen, new.checks, new.verdict.rawValue, new.originHash,
                     new.cdnHash, new.key, try StoreCoding.encode(new.report),
@@ -72,20 +91,22 @@ extension MonitorStore {
             run = RunMark(id: db.lastInsertedRowID, key: new.key)
         }
         let state = outcome.state
-        try db.execute(
+        // An upsert updates the row in place; REPLACE would delete and re-insert it, moving its rowid and index entry.
+        try db.cachedStatement(
             sql: """
-                INSERT OR REPLACE INTO domain_state (domain, state_json, origin_hash, cdn_hash, updated_at, run_id,
-                  run_key)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
-                """,
+                INSERT INTO domain_state (domain, state_json, origin_hash, cdn_hash, updated_at, run_id, run_key)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+                ON CONFLICT (domain) DO UPDATE SET state_json = ?2, origin_hash = ?3, cdn_hash = ?4, updated_at = ?5,
+                  run_id = ?6, run_key = ?7
+                """
+        ).execute(
             arguments: [
                 state.domain, try StoreCoding.encode(state), state.originHash, state.cdnHash, checkedAt, run.id,
                 run.key,
             ])
         for event in outcome.timeline {
-            try db.execute(
-                sql: "INSERT INTO timeline (domain, at, kind, detail_json) VALUES (?, ?, ?, ?)",
-                arguments: [state.domain, event.at, event.kind.rawValue, try StoreCoding.encode(event.detail)])
+            try db.cachedStatement(sql: "INSERT INTO timeline (domain, at, kind, detail_json) VALUES (?, ?, ?, ?)")
+                .execute(arguments: [state.domain, event.at, event.kind.rawValue, try StoreCoding.encode(event.detail)])
         }
         if outcome.alertsChanged {
             try writeAlerts(db, domain: state.domain, alerts: outcome.alerts)
@@ -103,13 +124,14 @@ extension MonitorStore {
 
     /// Replaces the domain's alert states with `alerts`.
     static func writeAlerts(_ db: Database, domain: String, alerts: [FindingIdentity: AlertState]) throws {
-        try db.execute(sql: "DELETE FROM alert_state WHERE domain = ?", arguments: [domain])
+        try db.cachedStatement(sql: "DELETE FROM alert_state WHERE domain = ?").execute(arguments: [domain])
         for (identity, state) in alerts.sorted(by: { $0.key < $1.key }) {
-            try db.execute(
+            try db.cachedStatement(
                 sql: """
                     INSERT OR REPLACE INTO alert_state (domain, code, source, subject, state_json)
                     VALUES (?, ?, ?, ?, ?)
-                    """,
+                    """
+            ).execute(
                 arguments: [
                     identity.domain, identity.code, identity.source.rawValue, identity.subject,
                     try StoreCoding.encode(state),
@@ -122,12 +144,13 @@ extension MonitorStore {
     static func insertDeliveries(_ db: Database, _ inserts: [OutboxInsert]) throws -> Int {
         var inserted = 0
         for insert in inserts {
-            try db.execute(
+            try db.cachedStatement(
                 sql: """
                     INSERT OR IGNORE INTO outbox (delivery_id, event_id, webhook, event_json, state, attempts,
                       next_attempt_at, created_at)
                     VALUES (?, ?, ?, ?, ?, 0, ?, ?)
-                    """,
+                    """
+            ).execute(
                 arguments: [
                     insert.deliveryID, insert.eventID, insert.webhook, insert.eventJSON, OutboxState.pending,
                     insert.nextAttemptAt,
