@@ -2,7 +2,7 @@
 ///
 /// Never edit it: every stored row of format 1 was deflated against these exact bytes and inflates only with them
 /// (raw deflate carries no dictionary id, so a changed dictionary would read back garbage, not fail). A better
-/// dictionary needs a new format byte beside this one. `StoreCodingTests` pins its length and Adler-32.
+/// dictionary needs a new format byte beside this one. `StoreCodingTests` pins its length and SHA-256.
 ///
 /// What it holds: the vocabulary of `DomainReport`, `DomainState`, `AlertState` and timeline details as
 /// `StoreCoding` writes them (sorted keys, escaped slashes, dates as seconds), taken from real reports of a ready,
