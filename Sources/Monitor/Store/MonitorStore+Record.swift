@@ -24,7 +24,11 @@ extension MonitorStore {
         let domain = report.domain
         var snapshot = DomainSnapshot()
         if let row = try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT state_json, run_id, run_key FROM domain_state WHERE domain = ?"),
+            db.cachedStatement(
+                sql: """
+                    SELECT state_json, run_id, runs.key AS run_key FROM domain_state
+                    LEFT JOIN runs ON runs.id = domain_state.run_id WHERE domain_state.domain = ?
+                    """),
             arguments: [domain])
         {
             snapshot.state = try StoreReader.decode(
@@ -94,15 +98,14 @@ extension MonitorStore {
         // An upsert updates the row in place; REPLACE would delete and re-insert it, moving its rowid and index entry.
         try db.cachedStatement(
             sql: """
-                INSERT INTO domain_state (domain, state_json, origin_hash, cdn_hash, updated_at, run_id, run_key)
-                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+                INSERT INTO domain_state (domain, state_json, origin_hash, cdn_hash, updated_at, run_id)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6)
                 ON CONFLICT (domain) DO UPDATE SET state_json = ?2, origin_hash = ?3, cdn_hash = ?4, updated_at = ?5,
-                  run_id = ?6, run_key = ?7
+                  run_id = ?6
                 """
         ).execute(
             arguments: [
                 state.domain, try StoreCoding.encode(state), state.originHash, state.cdnHash, checkedAt, run.id,
-                run.key,
             ])
         for event in outcome.timeline {
             try db.cachedStatement(sql: "INSERT INTO timeline (domain, at, kind, detail_json) VALUES (?, ?, ?, ?)")

@@ -20,6 +20,9 @@ enum StoreSchema {
         migrator.registerMigration("v2-runs") { db in
             try createRuns(db)
         }
+        migrator.registerMigration("v3-lean") { db in
+            try leanRuns(db)
+        }
         return migrator
     }
 
@@ -114,6 +117,15 @@ enum StoreSchema {
                 UPDATE domain_state SET run_key = '',
                   run_id = (SELECT max(id) FROM runs WHERE runs.domain = domain_state.domain)
                 """)
+    }
+
+    /// Less written per check. `runs_by_end` moved an index entry on every repeated check (each moves `last_seen`)
+    /// to serve only retention, which runs every few minutes and scans the runs table instead (runs are kept by
+    /// change, so the table stays small). `domain_state.run_key` copied the open run's key, which is read from the
+    /// run itself now.
+    private static func leanRuns(_ db: Database) throws {
+        try db.drop(index: "runs_by_end")
+        try db.alter(table: "domain_state") { table in table.drop(column: "run_key") }
     }
 
     /// Per-domain state, alert states and the daemon's heartbeat.
