@@ -72,7 +72,8 @@ extension MonitorStore {
     ///
     /// Documents are written only when a run starts: a repeated outcome has the same meanings, which its open run
     /// (or the domain's state) already references, and retention never removes a referenced document.
-    static func write(_ db: Database, outcome: LedgerOutcome, checkedAt: Date) throws {
+    static func write(_ db: Database, outcome: LedgerOutcome, report: DomainReport) throws {
+        let checkedAt = report.checkedAt
         if case .start = outcome.run { try insertDocuments(db, outcome.documents, seenAt: checkedAt) }
         let run: RunMark
         switch outcome.run {
@@ -95,6 +96,11 @@ extension MonitorStore {
             run = RunMark(id: db.lastInsertedRowID, key: new.key)
         }
         let state = outcome.state
+        // The open run (started or extended by this report) holds the report's hashes and keeps their documents from
+        // retention; the state's own copies are written only when they differ (the last valid origin meaning while
+        // the origin is broken).
+        let originHash = state.originHash == report.originHash ? nil : state.originHash
+        let cdnHash = state.cdnHash == report.cdnHash ? nil : state.cdnHash
         // An upsert updates the row in place; REPLACE would delete and re-insert it, moving its rowid and index entry.
         try db.cachedStatement(
             sql: """
@@ -105,7 +111,7 @@ extension MonitorStore {
                 """
         ).execute(
             arguments: [
-                state.domain, try StoreCoding.encode(state), state.originHash, state.cdnHash, checkedAt, run.id,
+                state.domain, try StoreCoding.encode(state), originHash, cdnHash, checkedAt, run.id,
             ])
         for event in outcome.timeline {
             try db.cachedStatement(sql: "INSERT INTO timeline (domain, at, kind, detail_json) VALUES (?, ?, ?, ?)")

@@ -100,7 +100,7 @@ public final class MonitorStore: Sendable {
             let outcome = DomainLedger.apply(
                 snapshot, report: report, policy: policy,
                 makeID: { EventID.make(at: report.checkedAt, using: &generator) })
-            try Self.write(db, outcome: outcome, checkedAt: report.checkedAt)
+            try Self.write(db, outcome: outcome, report: report)
             return outcome
         }
     }

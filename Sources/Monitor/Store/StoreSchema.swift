@@ -119,13 +119,32 @@ enum StoreSchema {
                 """)
     }
 
-    /// Less written per check. `runs_by_end` moved an index entry on every repeated check (each moves `last_seen`)
-    /// to serve only retention, which runs every few minutes and scans the runs table instead (runs are kept by
-    /// change, so the table stays small). `domain_state.run_key` copied the open run's key, which is read from the
-    /// run itself now.
+    /// Less written per check and per domain.
+    ///
+    /// - `runs_by_end` moved an index entry on every repeated check (each moves `last_seen`) to serve only
+    ///   retention, which runs every few minutes and scans the runs table instead (runs are kept by change, so the
+    ///   table stays small).
+    /// - `domain_state` is rebuilt `WITHOUT ROWID`: its rows live in the domain's key, with no second index
+    ///   repeating every name. Its `run_key` copy is gone (the open run's key is read from the run), and its hash
+    ///   columns now hold a hash only when it differs from the open run's (the last valid origin while the origin is
+    ///   broken): the open run already keeps that document from retention.
     private static func leanRuns(_ db: Database) throws {
         try db.drop(index: "runs_by_end")
-        try db.alter(table: "domain_state") { table in table.drop(column: "run_key") }
+        try db.create(table: "domain_state_lean", options: .withoutRowID) { table in
+            table.primaryKey("domain", .text)
+            table.column("state_json", .blob).notNull()
+            table.column("origin_hash", .text)
+            table.column("cdn_hash", .text)
+            table.column("updated_at", .datetime).notNull()
+            table.column("run_id", .integer)
+        }
+        try db.execute(
+            sql: """
+                INSERT INTO domain_state_lean (domain, state_json, origin_hash, cdn_hash, updated_at, run_id)
+                SELECT domain, state_json, origin_hash, cdn_hash, updated_at, run_id FROM domain_state
+                """)
+        try db.drop(table: "domain_state")
+        try db.rename(table: "domain_state_lean", to: "domain_state")
     }
 
     /// Per-domain state, alert states and the daemon's heartbeat.

@@ -153,6 +153,23 @@ struct MonitorStoreTests {
             #expect(try await store.reader.integrityCheck() == ["ok"])
         }
     }
+
+    /// The state keeps a copy of a hash only when the open run does not hold it: the last valid origin meaning while
+    /// the origin is broken. Retention must keep that document after the run that saw it is gone.
+    @Test("retention keeps the last valid origin document while the origin is broken, after its run is gone")
+    func pruneKeepsBrokenOriginDocument() async throws {
+        try await withTemporaryStore(.onDisk) { store, _ in
+            try await store.record(report: R.report(at: 0, origin: "sha256:good", cdn: "sha256:good"))
+            try await store.record(report: R.report(at: 10, origin: nil, cdn: nil, verdict: .originBroken))
+            try await store.prune(olderThan: R.at(60))
+            #expect(try await store.count([.runs]) == [1])
+            #expect(try await store.reader.domainStates().first?.originHash == "sha256:good")
+            #expect(try await store.reader.document(hash: "sha256:good") != nil)
+            // Back to the same meaning: it is not a change, and its document is still there to compare with.
+            let back = try await store.record(report: R.report(at: 70, origin: "sha256:good", cdn: "sha256:good"))
+            #expect(!back.timeline.contains { $0.kind == .originChanged })
+        }
+    }
 }
 
 extension MonitorStore {
