@@ -89,7 +89,15 @@ actor DaemonRuntime {
         ledger.heldSources = conditions.heldSources
         var jobs: [CheckPipeline.Job] = []
         for name in plan.takeDue(at: now, limit: room) {
-            guard let domain = domainsByName[name] else { continue }
+            // Removed and added back by two reloads while its check still runs: the plan keeps it in flight, and
+            // that check's finish schedules the next one, so two checks of one domain never overlap.
+            guard inFlight[name] == nil else { continue }
+            guard let domain = domainsByName[name] else {
+                // Not configured (the plan and the index come from one configuration, so this does not happen):
+                // put it back rather than leave it in flight forever.
+                plan.finished(name, at: now, cdnBehind: false, cdnExpiry: nil, random: { Double.random(in: 0..<1) })
+                continue
+            }
             inFlight[name] = now
             jobs.append(
                 CheckPipeline.Job(

@@ -46,7 +46,8 @@ enum StoreDeflate {
         defer { inflateEnd(&stream) }
         status = dictionary.withUnsafeBufferPointer { inflateSetDictionary(&stream, $0.baseAddress, uInt($0.count)) }
         guard status == Z_OK else { throw StoreCodingError.corrupt(message(stream, status)) }
-        var output = Data(count: max(1_024, input.count * 8))
+        // Never more than the limit, however large (or damaged) the input: the limit bounds the memory asked for.
+        var output = Data(count: min(max(1_024, input.count * 8), maximumInflatedSize))
         return try input.withUnsafeBytes { source in
             stream.next_in = UnsafeMutablePointer(mutating: source.bindMemory(to: Bytef.self).baseAddress)
             stream.avail_in = uInt(source.count)
@@ -69,7 +70,7 @@ enum StoreDeflate {
                         guard output.count < maximumInflatedSize else {
                             throw StoreCodingError.corrupt("it inflates beyond \(maximumInflatedSize) bytes")
                         }
-                        output.count *= 2
+                        output.count = min(output.count * 2, maximumInflatedSize)
                     } else if status == Z_BUF_ERROR {
                         // No progress with room to write: the input ran out before the last block ended.
                         throw StoreCodingError.corrupt("the stream ends before its last block")
