@@ -1,5 +1,6 @@
 import Foundation
 import HTTPEngine
+import TestSupport
 
 /// `daemon-benchmark bare <url-file> <port> <ca-file> <concurrency> <burst|paced>`: the limit the daemon is
 /// compared with.
@@ -22,7 +23,7 @@ enum BareReplay {
         let lines = try String(contentsOfFile: urlFile, encoding: .utf8).split(separator: "\n").map(String.init)
         // Built before the clock starts, so the figures are the requests' cost alone.
         let units = Unit.group(try lines.map { line in try request(line, rule: rule, caFile: caFile) })
-        let before = OwnUsage.now()
+        let before = ResourceUsage.now()
         let engine = try CurlEngine(configuration: .init(maxConcurrentTransfers: concurrency))
         let start = ContinuousClock.now
         let failures = await withTaskGroup(of: Int.self) { group in
@@ -41,7 +42,7 @@ enum BareReplay {
             return failures
         }
         await engine.shutdown()
-        let after = OwnUsage.now()
+        let after = ResourceUsage.now()
         print(
             "RESULT requests=\(lines.count) failures=\(failures) cpu=\(after.cpuSeconds - before.cpuSeconds) "
                 + "maxrss_kb=\(after.maxRSSKilobytes)")

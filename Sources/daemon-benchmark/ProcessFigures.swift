@@ -24,20 +24,6 @@ struct ProcessFigures {
     }
 }
 
-/// CPU time and peak memory of this process, from `getrusage(RUSAGE_SELF)`.
-struct OwnUsage {
-    var cpuSeconds: Double
-    var maxRSSKilobytes: Int
-
-    static func now() -> OwnUsage {
-        var usage = rusage()
-        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
-        let user = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
-        let system = Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
-        return OwnUsage(cpuSeconds: user + system, maxRSSKilobytes: Int(usage.ru_maxrss))
-    }
-}
-
 /// The bytes of the regular files directly in `directory` (the state directory holds no subdirectories).
 func directoryBytes(_ directory: String) -> [String: Int] {
     let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPEngine
+import TestSupport
 
 /// `engine-benchmark fleet <n> <h2|h1> <port> <ca-file> <concurrency>`: fetches `n` URLs from `n/4` host names
 /// with one engine, the way a check cycle does, and prints one `RESULT` line with its own CPU and memory use.
@@ -80,19 +81,5 @@ enum Fleet {
             FileHandle.standardError.write(Data("request failed: \(error)\n".utf8))
             return 1
         }
-    }
-}
-
-/// CPU time and peak memory of this process, from `getrusage(RUSAGE_SELF)`.
-struct ResourceUsage {
-    var cpuSeconds: Double
-    var maxRSSKilobytes: Int
-
-    static func now() -> ResourceUsage {
-        var usage = rusage()
-        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
-        let user = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
-        let system = Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
-        return ResourceUsage(cpuSeconds: user + system, maxRSSKilobytes: Int(usage.ru_maxrss))
     }
 }
