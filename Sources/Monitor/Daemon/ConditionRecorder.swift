@@ -17,15 +17,16 @@ struct ConditionRecorder: Sendable {
         let webhooks = await runtime.configuration.webhooks
         var generator = SystemRandomNumberGenerator()
         var deliveries: [OutboxInsert] = []
+        var codes: [String] = []
         for transition in transitions {
             let event = MonitorEvent.monitor(transition, id: EventID.make(at: now, using: &generator))
+            codes.append(event.code)
             logger.notice(
                 "\(event.type.rawValue)",
                 metadata: ["code": "\(event.code)", "since": "\(event.detail["since"]?.logText ?? "-")"])
-            guard let kind = WebhookEvent(rawValue: event.type.rawValue),
-                let json = try? MonitorJSON.encoder().encode(event)
-            else { continue }
-            for webhook in webhooks where webhook.events.contains(kind) {
+            let wanting = webhooks.filter { DomainLedger.wants($0, event) }
+            guard !wanting.isEmpty, let json = try? MonitorJSON.encoder().encode(event) else { continue }
+            for webhook in wanting {
                 deliveries.append(
                     OutboxInsert(
                         deliveryID: DeliveryIdentity.deliveryID(eventID: event.id, webhookName: webhook.name),
@@ -37,7 +38,11 @@ struct ConditionRecorder: Sendable {
             await runtime.markOutboxChanged()
             return true
         } catch {
-            logger.error("a monitor condition could not be recorded", metadata: ["error": "\(error)"])
+            // The condition is kept in memory (status line, /healthz) but not in the database, and its webhooks are
+            // not sent: say so, and where the cause is.
+            logger.error(
+                "a monitor condition could not be written to the state database: its webhooks are not sent and status will not show it; error= says why, /healthz shows the store's state",
+                metadata: ["codes": "\(codes.joined(separator: ","))", "error": "\(error)"])
             return false
         }
     }

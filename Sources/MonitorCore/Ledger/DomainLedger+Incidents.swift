@@ -63,8 +63,9 @@ extension DomainLedger {
             webhook: webhook.name, event: event)
     }
 
-    /// The webhook subscribed to the event's kind, and an alert is at least its `min_severity`.
-    static func wants(_ webhook: WebhookConfiguration, _ event: MonitorEvent) -> Bool {
+    /// The webhook subscribed to the event's kind, and an alert is at least its `min_severity`. Also decides the
+    /// monitor's own events (`monitor.*`), which the daemon records outside a check.
+    public static func wants(_ webhook: WebhookConfiguration, _ event: MonitorEvent) -> Bool {
         guard let kind = WebhookEvent(rawValue: event.type.rawValue), webhook.events.contains(kind) else {
             return false
         }
