@@ -35,8 +35,7 @@ public struct EndpointLimits: Sendable, Hashable {
 
     /// Hummingbird's HTTP/1 server with the idle timeout and header caps.
     var server: HTTPServerBuilder {
-        let (seconds, attoseconds) = idleTimeout.components
-        let timeout = TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        let timeout = TimeAmount(idleTimeout)
         return .http1(
             configuration: HTTP1Channel.Configuration(
                 idleTimeout: timeout,

@@ -50,8 +50,12 @@ struct CDNHeaders: Sendable, Hashable {
         if let raw = kept["age"] {
             age = clampedSeconds(raw.split(separator: ",").first.map(String.init) ?? "", name: "Age")
         }
-        if let cacheControl = kept["cache-control"], let raw = Self.maxAge(cacheControl) {
-            maxAge = clampedSeconds(raw, name: "Cache-Control max-age")
+        if let cacheControl = kept["cache-control"] {
+            // `s-maxage` wins when it is a number; an unreadable one (noted) leaves `max-age` in force.
+            let (shared, own) = Self.maxAges(cacheControl)
+            maxAge =
+                shared.flatMap { clampedSeconds($0, name: "Cache-Control s-maxage") }
+                ?? own.flatMap { clampedSeconds($0, name: "Cache-Control max-age") }
         }
     }
 
@@ -94,8 +98,8 @@ struct CDNHeaders: Sendable, Hashable {
         return (detail, clamped)
     }
 
-    /// The raw `max-age` (or `s-maxage`, which shared caches prefer) from `Cache-Control`, unquoted.
-    static func maxAge(_ cacheControl: String) -> String? {
+    /// The raw `s-maxage` (which shared caches prefer) and `max-age` of `Cache-Control`, unquoted.
+    static func maxAges(_ cacheControl: String) -> (shared: String?, own: String?) {
         var maxAge: String?
         var sharedMaxAge: String?
         for directive in cacheControl.split(separator: ",") {
@@ -107,7 +111,7 @@ struct CDNHeaders: Sendable, Hashable {
             if parts[0] == "max-age" { maxAge = value }
             if parts[0] == "s-maxage" { sharedMaxAge = value }
         }
-        return sharedMaxAge ?? maxAge
+        return (sharedMaxAge, maxAge)
     }
 
 }

@@ -27,4 +27,18 @@ struct HostileHeaderNumberTests {
         #expect(cdn.notes?.count == 1)
         _ = try JSONEncoder().encode(report)
     }
+
+    @Test("an unreadable s-maxage is noted and leaves max-age in force")
+    func unreadableSharedMaxAge() throws {
+        let headers = [HeaderField(name: "Cache-Control", value: "s-maxage=abc, max-age=300")]
+        let report = F.evaluate(F.observation(cdn: F.json(F.olderDocument, headers: headers)))
+        let cdn = try #require(report.cdn)
+        #expect(cdn.maxAge == 300)
+        #expect(cdn.notes == [#"Cache-Control s-maxage "abc" is not a number of seconds; ignored"#])
+        let shared = F.evaluate(
+            F.observation(
+                cdn: F.json(
+                    F.olderDocument, headers: [HeaderField(name: "Cache-Control", value: "max-age=300, s-maxage=60")])))
+        #expect(shared.cdn?.maxAge == 60)
+    }
 }
