@@ -55,7 +55,8 @@ public enum Daemon {
         let states: [DomainState]
         do {
             store = try await MonitorStore.open(directory: directory.path)
-            states = try await store.reader.domainStates()
+            // Only the domains this daemon watches: the rows of removed domains or other shards are not decoded.
+            states = try await store.reader.domainStates(domains: configuration.shardDomains.map(\.name))
         } catch {
             logger.critical("cannot open the state database", metadata: ["error": "\(error)"])
             return 1
@@ -64,7 +65,8 @@ public enum Daemon {
             "starting",
             metadata: [
                 "version": "\(MonitorVersion.current)", "config": "\(options.configPath)",
-                "state_dir": "\(directory.path)", "domains": "\(configuration.domains.count)",
+                "state_dir": "\(directory.path)", "domains": "\(configuration.shardDomains.count)",
+                "shard": "\(configuration.shard.map { "\($0)" } ?? "-")",
             ])
         let clock: @Sendable () -> Date = { Date() }
         let engine: CurlEngine

@@ -24,6 +24,9 @@ struct HousekeepingService: Service {
         var lastPrune = Date.distantPast
         var lastCheckpoint = clock()
         var lastRecovery = Date.distantPast
+        /// The failure the history was last shed for: once per failure, so a disk kept full by something else does
+        /// not lose half of what is left every ten seconds.
+        var shedFor: Date?
         var unrecorded: [MonitorConditions.Transition] = []
         var lastWatchdog = ContinuousClock.now
         let watchdog = notifier.watchdogInterval
@@ -44,12 +47,14 @@ struct HousekeepingService: Service {
                 try? notifier.send(.status(await runtime.statusLine() + (trouble.map { "; \($0)" } ?? "")))
             }
             await trackStoreCondition(now: now, unrecorded: &unrecorded)
-            if case .failing(_, _, let full) = store.health.status,
+            if case .failing(let since, _, let full) = store.health.status,
                 now.timeIntervalSince(lastRecovery) >= recoveryPeriod
             {
                 lastRecovery = now
                 lastCheckpoint = now
-                await recover(full: full)
+                let shed = full && shedFor != since
+                if shed { shedFor = since }
+                await recover(shed: shed)
             } else if now.timeIntervalSince(lastCheckpoint) >= checkpointPeriod {
                 lastCheckpoint = now
                 do {
@@ -120,17 +125,20 @@ struct HousekeepingService: Service {
         guard !resolved.isEmpty else { return }
         logger.notice("the state database commits again")
         let recorder = ConditionRecorder(runtime: runtime, store: store, logger: logger, clock: clock)
-        if await recorder.record(unrecorded + resolved) { unrecorded = [] }
+        // Kept until written: the runtime will not produce this resolution again.
+        unrecorded += resolved
+        if await recorder.record(unrecorded) { unrecorded = [] }
     }
 
-    /// After a failed commit: checkpoint and truncate the WAL, and on a full disk shed the older history first.
-    private func recover(full: Bool) async {
+    /// After a failed commit: checkpoint and truncate the WAL, and on a full disk (once per failure) shed the older
+    /// history first.
+    private func recover(shed: Bool) async {
         do {
             try await store.checkpoint()
         } catch {
             logger.warning("the WAL could not be checkpointed after a failed commit", metadata: ["error": "\(error)"])
         }
-        guard full else { return }
+        guard shed else { return }
         do {
             let shed = try await store.shedHistory()
             logger.warning(

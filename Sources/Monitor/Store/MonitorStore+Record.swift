@@ -37,7 +37,7 @@ extension MonitorStore {
                 snapshot.run = RunMark(id: id, key: key)
             }
         }
-        for stored in try alertStates(db, domain: domain) {
+        for stored in try StoreReader.alertStates(db, domain: domain) {
             // A state this version cannot read starts over rather than blocking every later check.
             if let state = try? StoreCoding.decode(
                 AlertState.self, from: stored.stateJSON, legacy: MonitorJSON.decoder())
@@ -50,22 +50,6 @@ extension MonitorStore {
                 db.cachedStatement(sql: "SELECT canonical_text FROM documents WHERE hash = ?"), arguments: [hash])
         }
         return snapshot
-    }
-
-    /// The domain's alert states, through the domain's index (the reader's query also serves "every domain").
-    private static func alertStates(_ db: Database, domain: String) throws -> [StoredAlertState] {
-        let rows = try Row.fetchAll(
-            db.cachedStatement(
-                sql:
-                    "SELECT code, source, subject, state_json FROM alert_state WHERE domain = ? ORDER BY code, source, subject"
-            ),
-            arguments: [domain])
-        return rows.compactMap { row in
-            // A source this version does not know cannot be one of its alerts; skip it as `status` does.
-            guard let source = FindingSource(rawValue: row["source"]) else { return nil }
-            let identity = FindingIdentity(domain: domain, code: row["code"], source: source, subject: row["subject"])
-            return StoredAlertState(identity: identity, stateJSON: row["state_json"])
-        }
     }
 
     /// Writes what the ledger decided: documents, the run, the state, the timeline, alert states and deliveries.

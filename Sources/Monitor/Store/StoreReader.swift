@@ -160,14 +160,15 @@ public final class StoreReader: Sendable {
         try await database.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
     }
 
+    /// One domain's alert states through its key (the recording of every check reads them), or every domain's.
     static func alertStates(_ db: Database, domain: String?) throws -> [StoredAlertState] {
-        let rows = try Row.fetchAll(
-            db,
-            sql: """
-                SELECT domain, code, source, subject, state_json FROM alert_state
-                WHERE ?1 IS NULL OR domain = ?1 ORDER BY domain, code, source, subject
-                """,
-            arguments: [domain])
+        let columns = "SELECT domain, code, source, subject, state_json FROM alert_state"
+        let rows =
+            try domain.map { domain in
+                try Row.fetchAll(
+                    db.cachedStatement(sql: columns + " WHERE domain = ? ORDER BY code, source, subject"),
+                    arguments: [domain])
+            } ?? Row.fetchAll(db.cachedStatement(sql: columns + " ORDER BY domain, code, source, subject"))
         return rows.compactMap { row in
             // A source this version does not know cannot be one of its alerts; skip rather than fail `status`.
             guard let source = FindingSource(rawValue: row["source"]) else { return nil }
