@@ -68,7 +68,7 @@ actor DaemonRuntime {
             Self.schedule(configuration), lastChecks: states.mapValues(\.lastCheck), now: now,
             random: { Double.random(in: 0..<1) })
         let kept = Set(configuration.domains.map(\.name))
-        states = states.filter { kept.contains($0.key) || inFlight[$0.key] != nil }
+        states = states.filter { kept.contains($0.key) }
         conditions.forget(keeping: kept)
         schedulerWake.notify()
         deliveryWake.notify()
@@ -115,17 +115,18 @@ actor DaemonRuntime {
         var transitions: [MonitorConditions.Transition] = []
         // A domain removed by a reload while its check ran is not brought back.
         let configured = domainsByName[domain] != nil
+        // Only a check that queued deliveries sends the delivery loop to the database (a removed domain's too: its
+        // deliveries are written).
+        if let outcome, !outcome.ledger.deliveries.isEmpty {
+            outboxChanged = true
+            deliveryWake.notify()
+        }
         if let outcome, configured {
             transitions = conditions.record(outcome.report, domains: configuration.domains.count, now: now)
-            // Only a check that queued deliveries sends the delivery loop to the database.
-            if !outcome.ledger.deliveries.isEmpty {
-                outboxChanged = true
-                deliveryWake.notify()
-            }
             states[domain] = DomainSummary(outcome.ledger.state)
             checksByVerdict[domain, default: [:]][outcome.report.verdict, default: 0] += 1
             checksCompleted += 1
-        } else {
+        } else if outcome == nil {
             checksFailed += 1
         }
         let state = states[domain]

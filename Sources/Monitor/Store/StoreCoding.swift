@@ -24,13 +24,13 @@ package enum StoreCoding {
     /// Decodes a column once written with another dialect too: plain JSON that this dialect cannot read is tried
     /// with `legacy` (alert states were written with `MonitorJSON`, its RFC 3339 times, before compression).
     package static func decode<Value: Decodable>(
-        _ type: Value.Type, from data: Data, legacy: JSONDecoder
+        _ type: Value.Type, from data: Data, legacy: @autoclosure () -> JSONDecoder
     ) throws -> Value {
         let json = try json(of: data)
         do {
             return try plainDecoder().decode(type, from: json)
         } catch {
-            guard data.first != deflatedFormat, let value = try? legacy.decode(type, from: json) else { throw error }
+            guard data.first != deflatedFormat, let value = try? legacy().decode(type, from: json) else { throw error }
             return value
         }
     }

@@ -32,7 +32,8 @@ enum StoreSchema {
             table.primaryKey("hash", .text)
             table.column("canonical_text", .text).notNull()
             table.column("first_seen", .datetime).notNull()
-            // Updated on every check that sees the document, so retention keeps what is still served.
+            // Moved when a run starts with the document (a run or the state referring to it keeps it too), so
+            // retention keeps what is still served.
             table.column("last_seen", .datetime).notNull()
         }
         try db.create(table: "checks") { table in
