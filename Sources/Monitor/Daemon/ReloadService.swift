@@ -64,7 +64,11 @@ struct ReloadService: Service {
         }
         await runtime.reload(configuration, now: clock())
         logger.notice(
-            "configuration reloaded", metadata: ["file": "\(path)", "domains": "\(configuration.domains.count)"])
+            "configuration reloaded",
+            metadata: [
+                "file": "\(path)", "domains": "\(configuration.shardDomains.count)",
+                "shard": "\(configuration.shard.map { "\($0)" } ?? "-")",
+            ])
     }
 }
 
