@@ -44,17 +44,23 @@ struct StateOptions: ParsableArguments {
             isRoot: geteuid() == 0)
         return (directory, loaded)
     }
+}
 
-    /// Opens the daemon's database read-only: from `--state-dir` alone, or from the configuration's `state_dir`.
-    /// Returns the configuration too when one was read.
-    func openReader(
-        configuration options: ConfigurationOptions, environment: [String: String]
-    ) throws -> (StoreReader, MonitorConfiguration?) {
-        let (directory, loaded) = try locate(configuration: options, environment: environment)
-        do {
-            return (try StoreReader.openReadOnly(directory: directory.path), loaded)
-        } catch {
-            throw CommandFailure(message: "error: \(error)", exitCode: 1)
+extension MonitorConfiguration {
+    /// Refuses (exit 2) names this configuration's daemon does not watch: not in the file at all, or, with `shard`,
+    /// watched by another shard's daemon; each message says where to look instead.
+    func requireWatched(_ names: [String], file: String) throws {
+        let configured = Set(domains.map(\.name))
+        let unknown = names.filter { !configured.contains($0) }
+        if !unknown.isEmpty {
+            throw CommandFailure.usage(
+                "\(unknown.joined(separator: ", ")) \(unknown.count == 1 ? "is" : "are") not configured in \(file)"
+                    + " (it has \(domains.count) domain\(domains.count == 1 ? "" : "s"))")
         }
+        guard let shard, let elsewhere = names.first(where: { !shard.contains($0) }) else { return }
+        let owner = Shard.shardIndex(of: elsewhere, count: shard.count)
+        throw CommandFailure.usage(
+            "\(elsewhere) is watched by shard \(owner)/\(shard.count), not by this configuration's \(shard) (\(file)): "
+                + "read it with that daemon's configuration or its --state-dir")
     }
 }

@@ -33,14 +33,7 @@ struct StatusCommand: AsyncParsableCommand {
         }
         let (directory, loaded) = try state.locate(configuration: configuration, environment: environment)
         if let names, let loaded {
-            let configured = Set(loaded.domains.map(\.name))
-            let unknown = names.filter { !configured.contains($0) }
-            if !unknown.isEmpty {
-                let file = configuration.resolvedPath(environment: environment)
-                throw CommandFailure.usage(
-                    "\(unknown.joined(separator: ", ")) \(unknown.count == 1 ? "is" : "are") not configured in \(file)"
-                        + " (it has \(loaded.domains.count) domain\(loaded.domains.count == 1 ? "" : "s"))")
-            }
+            try loaded.requireWatched(names, file: configuration.resolvedPath(environment: environment))
         }
         // Without names, the configured domains (this shard's, with `shard`): a removed domain leaves the report.
         if names == nil, let loaded { names = loaded.shardDomains.map(\.name) }
@@ -120,7 +113,12 @@ struct HistoryCommand: AsyncParsableCommand {
         let name: String
         do { name = try DomainName.normalize(domain) } catch { throw CommandFailure.usage(error.description) }
         guard limit > 0 else { throw CommandFailure.usage("--limit must be positive") }
-        let (reader, _) = try state.openReader(configuration: configuration, environment: environment)
+        let (directory, loaded) = try state.locate(configuration: configuration, environment: environment)
+        try loaded?.requireWatched([name], file: configuration.resolvedPath(environment: environment))
+        let reader: StoreReader
+        do { reader = try StoreReader.openReadOnly(directory: directory.path) } catch {
+            throw CommandFailure(message: "error: \(error)", exitCode: 1)
+        }
         let report: HistoryReport
         do {
             report = try await StatusReader(store: reader).history(domain: name, limit: limit)

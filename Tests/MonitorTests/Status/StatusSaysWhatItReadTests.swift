@@ -1,5 +1,6 @@
 import Foundation
 import Monitor
+import MonitorCore
 import TestSupport
 import Testing
 
@@ -27,6 +28,32 @@ struct StatusSaysWhatItReadTests {
         let configured = try await MonitorBinary.run(["status", "--config", config, "a.test"])
         #expect(configured.status == 1)
         #expect(configured.output.contains("configured, not checked yet: a.test"))
+    }
+
+    @Test("status and history refuse an unconfigured domain, or one another shard watches, naming where to look")
+    func otherShardAndHistory() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("aasa-status-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try FileManager.default.createDirectory(atPath: directory + "/state", withIntermediateDirectories: true)
+        let names = (0..<8).map { "d\($0).test" }
+        let mine = try #require(names.first { Shard.shardIndex(of: $0, count: 2) == 1 })
+        let other = try #require(names.first { Shard.shardIndex(of: $0, count: 2) == 2 })
+        let config = directory + "/config.yml"
+        try "state_dir: \(directory)/state\nshard: 1/2\ndomains: [\(names.joined(separator: ", "))]\n".write(
+            toFile: config, atomically: true, encoding: .utf8)
+        for command in ["status", "history"] {
+            let elsewhere = try await MonitorBinary.run([command, "--config", config, other])
+            #expect(elsewhere.status == 2, "\(command)")
+            #expect(
+                elsewhere.error.contains(
+                    "\(other) is watched by shard 2/2, not by this configuration's 1/2 (\(config)): read it with that "
+                        + "daemon's configuration or its --state-dir"), "\(command): \(elsewhere.error)")
+            let unknown = try await MonitorBinary.run([command, "--config", config, "not-configured.example"])
+            #expect(unknown.status == 2, "\(command)")
+            #expect(unknown.error.contains("not-configured.example is not configured in \(config)"), "\(unknown.error)")
+            // This shard's own domain gets past the check: no state yet is exit 1.
+            #expect(try await MonitorBinary.run([command, "--config", config, mine]).status == 1, "\(command)")
+        }
     }
 
     @Test("status --json without a database is valid JSON with no domains")
