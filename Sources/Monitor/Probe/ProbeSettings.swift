@@ -27,7 +27,7 @@ public struct ProbeSettings: Sendable, Hashable {
     public var plainUserAgent: String
     /// The largest body accepted; Apple stops reading after 131072 bytes, so one byte more is `too_large`.
     public var maxBodyBytes: Int
-    /// The most domains probed at once by `DomainProbe.observeAll`.
+    /// The most domains probed at once by `CheckRunner.stream` (`check`).
     public var concurrency: Int
 
     /// Creates settings; `version` goes into the plain user agent (`aasa-monitor/<version>`).

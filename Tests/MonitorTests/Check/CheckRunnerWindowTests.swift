@@ -1,11 +1,24 @@
 import Foundation
 import HTTPEngine
 import Monitor
+import MonitorCore
+import Synchronization
 import TestSupport
 import Testing
 
-@Suite("Domain probe: many domains")
-struct ProbeBatchTests {
+/// `CheckRunner.stream`'s sliding window over many domains: a hanging one holds one slot, every domain is checked
+/// once, and no more run at once than the concurrency.
+@Suite("check runner: many domains")
+struct CheckRunnerWindowTests {
+    /// Every report, in the order the checks completed (not the order given, in which `stream` releases them).
+    static func completionOrder(_ domains: [String], settings: ProbeSettings) async throws -> [DomainReport] {
+        let completed = Mutex<[DomainReport]>([])
+        try await CheckRunner.stream(
+            domains.map { CheckRunner.Target(domain: $0) }, probe: settings, evaluation: EvaluationSettings(),
+            compact: { report in completed.withLock { $0.append(report) } }, emit: { _ in })
+        return completed.withLock { $0 }
+    }
+
     @Test("a never-answering origin times out while another domain completes first, and its CDN is still asked")
     func hangingOriginDoesNotDelayOthers() async throws {
         let domains = ["hang.origin.test", "good.origin.test"]
@@ -17,17 +30,14 @@ struct ProbeBatchTests {
             routeByHost("/apple-app-site-association", answer),
         ]
         try await withProbeFixtures(routes: routes, cdnServes: domains, timeout: .seconds(1)) { fixtures in
-            var arrived: [DomainObservation] = []
-            for await observation in fixtures.probe.observeAll(domains: domains, now: { Date() }) {
-                arrived.append(observation)
-            }
+            let arrived = try await Self.completionOrder(domains, settings: fixtures.probe.settings)
             #expect(arrived.map(\.domain) == ["good.origin.test", "hang.origin.test"])
             let hanging = try #require(arrived.last)
-            #expect(hanging.wellKnown.failure?.kind == .timeout)
-            #expect(hanging.root?.failure?.kind == .timeout)
-            #expect(hanging.cdn?.response?.status == 200)
+            #expect(hanging.origin.wellKnown.error == FetchFailure.Kind.timeout.rawValue)
+            #expect(hanging.origin.root?.error == FetchFailure.Kind.timeout.rawValue)
+            #expect(hanging.cdn?.status == 200)
             #expect(fixtures.cdn.requests.contains { $0.path == "/a/v1/hang.origin.test" })
-            #expect(arrived.first?.wellKnown.response?.status == 200)
+            #expect(arrived.first?.origin.wellKnown.status == 200)
         }
     }
 
@@ -36,13 +46,12 @@ struct ProbeBatchTests {
         let domains = (1...6).map { "d\($0).origin.test" }
         let routes = [FixtureRoute("/.well-known/apple-app-site-association", .text(ProbeFixtures.aasaBody))]
         try await withProbeFixtures(routes: routes, cdnServes: domains, concurrency: 3) { fixtures in
-            var seen: [String] = []
-            for await observation in fixtures.probe.observeAll(domains: domains, now: { Date() }) {
-                #expect(observation.wellKnown.response?.status == 200, "\(observation.domain)")
-                #expect(observation.cdn?.response?.status == 200, "\(observation.domain)")
-                seen.append(observation.domain)
+            let reports = try await Self.completionOrder(domains, settings: fixtures.probe.settings)
+            for report in reports {
+                #expect(report.origin.wellKnown.status == 200, "\(report.domain)")
+                #expect(report.cdn?.status == 200, "\(report.domain)")
             }
-            #expect(seen.sorted() == domains.sorted())
+            #expect(reports.map(\.domain).sorted() == domains.sorted())
             #expect(fixtures.origin.activity.requests.count == 18)
             #expect(fixtures.origin.activity.tlsHandshakesCompleted == 6)
         }
@@ -58,7 +67,7 @@ struct ProbeBatchTests {
                 FixtureResponse(body: .bytes(Array(ProbeFixtures.aasaBody.utf8)), delay: .milliseconds(50)))
         ]
         try await withProbeFixtures(routes: routes, cdnServes: domains, concurrency: limit) { fixtures in
-            for await _ in fixtures.probe.observeAll(domains: domains, now: { Date() }) {}
+            _ = try await Self.completionOrder(domains, settings: fixtures.probe.settings)
             let requests = fixtures.origin.requests
             #expect(requests.count == 15)
             #expect(Self.mostDomainsOpenAtOnce(requests) <= limit)
