@@ -14,7 +14,7 @@ extension MonitorStore {
                     ON CONFLICT (hash) DO UPDATE SET last_seen = max(last_seen, excluded.last_seen)
                     """
             ).execute(
-                arguments: [hash, text, seenAt])
+                arguments: [StoredHex.documentHash.value(hash), text, seenAt])
         }
     }
 
@@ -33,7 +33,7 @@ extension MonitorStore {
         {
             snapshot.state = try StoreReader.decode(
                 DomainState.self, row["state_json"], what: "state of \(domain)", path: path)
-            if let id: Int64 = row["run_id"], let key: String = row["run_key"] {
+            if let id: Int64 = row["run_id"], let key = StoredHex.runKey.text(row["run_key"]) {
                 snapshot.run = RunMark(id: id, key: key)
             }
         }
@@ -47,7 +47,8 @@ extension MonitorStore {
         }
         if let hash = DomainLedger.documentNeeded(state: snapshot.state, report: report) {
             snapshot.previousOriginDocument = try String.fetchOne(
-                db.cachedStatement(sql: "SELECT canonical_text FROM documents WHERE hash = ?"), arguments: [hash])
+                db.cachedStatement(sql: "SELECT canonical_text FROM documents WHERE hash = ?"),
+                arguments: [StoredHex.documentHash.value(hash)])
         }
         return snapshot
     }
@@ -69,13 +70,14 @@ extension MonitorStore {
             try db.cachedStatement(
                 sql: """
                     INSERT INTO runs (domain, first_seen, last_seen, checks, verdict, origin_hash, cdn_hash, key,
-                      report_json)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                      report_json, opens_history)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """
             ).execute(
                 arguments: [
-                    new.domain, new.firstSeen, new.lastSeen, new.checks, new.verdict.rawValue, new.originHash,
-                    new.cdnHash, new.key, try StoreCoding.encode(new.report),
+                    new.domain, new.firstSeen, new.lastSeen, new.checks, new.verdict.rawValue,
+                    StoredHex.documentHash.value(new.originHash), StoredHex.documentHash.value(new.cdnHash),
+                    StoredHex.runKey.value(new.key), try StoreCoding.encode(new.report), new.opensHistory,
                 ])
             run = RunMark(id: db.lastInsertedRowID, key: new.key)
         }
@@ -95,9 +97,11 @@ extension MonitorStore {
                 """
         ).execute(
             arguments: [
-                state.domain, try StoreCoding.encode(state), originHash, cdnHash, checkedAt, run.id,
+                state.domain, try StoreCoding.encode(state), StoredHex.documentHash.value(originHash),
+                StoredHex.documentHash.value(cdnHash), checkedAt, run.id,
             ])
-        for event in outcome.timeline {
+        // The domain's first run stands for its first events (`FirstRunEvents`); `history` reads them from it.
+        for event in FirstRunEvents.stored(outcome.timeline, run: outcome.run) {
             try db.cachedStatement(sql: "INSERT INTO timeline (domain, at, kind, detail_json) VALUES (?, ?, ?, ?)")
                 .execute(arguments: [state.domain, event.at, event.kind.rawValue, try StoreCoding.encode(event.detail)])
         }

@@ -50,7 +50,8 @@ public final class StoreReader: Sendable {
         }
     }
 
-    /// The newest `limit` timeline events of `domain`, oldest first.
+    /// The newest `limit` timeline events of `domain`, oldest first: its timeline rows, and the first events its
+    /// opening run stands for (`FirstRunEvents`).
     public func history(domain: String, limit: Int = 1000) async throws -> [TimelineEvent] {
         let path = path
         return try await database.read { db in
@@ -60,7 +61,7 @@ public final class StoreReader: Sendable {
                     SELECT at, kind, detail_json FROM timeline WHERE domain = ? ORDER BY at DESC, id DESC LIMIT ?
                     """,
                 arguments: [domain, limit])
-            return try rows.reversed().map { row in
+            let stored = try rows.reversed().map { row in
                 let kindText: String = row["kind"]
                 guard let kind = TimelineEvent.Kind(rawValue: kindText) else {
                     throw StoreError(.corruptValue("timeline kind \(kindText) of \(domain)"), path: path)
@@ -69,6 +70,21 @@ public final class StoreReader: Sendable {
                     FindingDetail.self, row["detail_json"], what: "timeline detail of \(domain)", path: path)
                 return TimelineEvent(at: row["at"], kind: kind, detail: detail)
             }
+            let opening = try Row.fetchAll(
+                db,
+                sql: "SELECT first_seen, verdict, origin_hash FROM runs WHERE domain = ? AND opens_history",
+                arguments: [domain]
+            ).map { row in
+                let verdictText: String = row["verdict"]
+                guard let verdict = Verdict(rawValue: verdictText) else {
+                    throw StoreError(.corruptValue("run verdict \(verdictText) of \(domain)"), path: path)
+                }
+                return (
+                    firstSeen: row["first_seen"] as Date, verdict: verdict,
+                    originHash: StoredHex.documentHash.text(row["origin_hash"])
+                )
+            }
+            return FirstRunEvents.merged(stored: stored, openingRuns: opening, limit: limit)
         }
     }
 
@@ -85,8 +101,9 @@ public final class StoreReader: Sendable {
             ).map { row in
                 StoredRun(
                     id: row["id"], domain: row["domain"], firstSeen: row["first_seen"], lastSeen: row["last_seen"],
-                    checks: row["checks"], verdict: row["verdict"], originHash: row["origin_hash"],
-                    cdnHash: row["cdn_hash"])
+                    checks: row["checks"], verdict: row["verdict"],
+                    originHash: StoredHex.documentHash.text(row["origin_hash"]),
+                    cdnHash: StoredHex.documentHash.text(row["cdn_hash"]))
             }
         }
     }
@@ -104,7 +121,9 @@ public final class StoreReader: Sendable {
     /// The canonical text of the document with `hash`, if the store still keeps it.
     public func document(hash: String) async throws -> String? {
         try await database.read { db in
-            try String.fetchOne(db, sql: "SELECT canonical_text FROM documents WHERE hash = ?", arguments: [hash])
+            try String.fetchOne(
+                db, sql: "SELECT canonical_text FROM documents WHERE hash = ?",
+                arguments: [StoredHex.documentHash.value(hash)])
         }
     }
 

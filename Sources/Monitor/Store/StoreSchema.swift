@@ -23,6 +23,9 @@ enum StoreSchema {
         migrator.registerMigration("v3-lean") { db in
             try leanRuns(db)
         }
+        migrator.registerMigration("v4-lean-history") { db in
+            try leanHistory(db)
+        }
         return migrator
     }
 
@@ -146,6 +149,34 @@ enum StoreSchema {
                 """)
         try db.drop(table: "domain_state")
         try db.rename(table: "domain_state_lean", to: "domain_state")
+    }
+
+    /// A new domain costs less, and every run less.
+    ///
+    /// - `runs.opens_history` marks a domain's first run, which stands for the first check's `verdict.changed` and
+    ///   `origin.first_seen` (`FirstRunEvents`): they are no longer written as timeline rows. Older runs keep 0 and
+    ///   their events keep their rows.
+    /// - Hashes and run keys are stored as bytes (`StoredHex`); the text rows written before are converted here,
+    ///   since a blob and its text never compare equal.
+    private static func leanHistory(_ db: Database) throws {
+        try db.alter(table: "runs") { table in
+            table.add(column: "opens_history", .boolean).notNull().defaults(to: false)
+        }
+        let columns: [(table: String, column: String, form: StoredHex)] = [
+            ("documents", "hash", .documentHash), ("runs", "origin_hash", .documentHash),
+            ("runs", "cdn_hash", .documentHash), ("runs", "key", .runKey),
+            ("domain_state", "origin_hash", .documentHash), ("domain_state", "cdn_hash", .documentHash),
+        ]
+        for (table, column, form) in columns {
+            let texts = try String.fetchAll(
+                db, sql: "SELECT DISTINCT \(column) FROM \(table) WHERE typeof(\(column)) = 'text'")
+            let update = try db.makeStatement(sql: "UPDATE \(table) SET \(column) = ? WHERE \(column) = ?")
+            for text in texts {
+                let value = form.value(text)
+                if case .string = value.storage { continue }
+                try update.execute(arguments: [value, text])
+            }
+        }
     }
 
     /// Per-domain state, alert states and the daemon's heartbeat.

@@ -71,14 +71,16 @@ public enum DomainLedger {
         }
         return LedgerOutcome(
             state: state, alerts: alerts, alertsChanged: alerts != snapshot.alerts,
-            run: runUpdate(snapshot.run, report: report), timeline: timeline, events: events,
+            run: runUpdate(snapshot.run, opensHistory: snapshot.state == nil, report: report), timeline: timeline,
+            events: events,
             deliveries: deliveries(
                 events, alerts: alerts, report: report, webhooks: policy.webhooks, makeID: makeID),
             documents: report.documents)
     }
 
     /// Extends the open run when the outcome repeats it, else starts a new one holding the report once.
-    static func runUpdate(_ run: RunMark?, report: DomainReport) -> RunUpdate {
+    /// `opensHistory`: the domain has no state yet, so this check is its first.
+    static func runUpdate(_ run: RunMark?, opensHistory: Bool, report: DomainReport) -> RunUpdate {
         let key = RunKey.of(report)
         if let run, run.key == key { return .extend(run, lastSeen: report.checkedAt) }
         var stored = report
@@ -87,7 +89,7 @@ public enum DomainLedger {
             HistoryRun(
                 domain: report.domain, firstSeen: report.checkedAt, lastSeen: report.checkedAt, checks: 1,
                 verdict: report.verdict, originHash: report.originHash, cdnHash: report.cdnHash, key: key,
-                report: stored))
+                report: stored, opensHistory: opensHistory))
     }
 
     /// `origin.changed` (with the semantic diff, when both meanings can be read) and `cdn.propagated` events for

@@ -64,10 +64,13 @@ public struct HistoryRun: Sendable, Hashable {
     public var key: String
     /// The first check's report, without its documents (they are stored once per meaning).
     public var report: DomainReport
+    /// Whether this run starts the domain's history (its first check): it then stands for that check's
+    /// `FirstRunEvents`, which the store does not repeat as timeline rows.
+    public var opensHistory: Bool
 
     public init(
         domain: String, firstSeen: Date, lastSeen: Date, checks: Int, verdict: Verdict, originHash: String?,
-        cdnHash: String?, key: String, report: DomainReport
+        cdnHash: String?, key: String, report: DomainReport, opensHistory: Bool = false
     ) {
         self.domain = domain
         self.firstSeen = firstSeen
@@ -78,6 +81,7 @@ public struct HistoryRun: Sendable, Hashable {
         self.cdnHash = cdnHash
         self.key = key
         self.report = report
+        self.opensHistory = opensHistory
     }
 }
 
