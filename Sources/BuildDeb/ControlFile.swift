@@ -67,6 +67,29 @@ struct ControlFile {
                 "dpkg-shlibdeps found no libcurl4 in what \(binary.path) links (\(depends.joined(separator: ", ")));"
                     + " build against libcurl4-openssl-dev")
         }
-        return depends
+        let versions = try Shell.run("readelf", ["--version-info", "--wide", binary.path])
+        return versions.contains("GLIBC_ABI_DT_RELR") ? withGlibcForPackedRelocations(depends) : depends
+    }
+
+    /// The glibc whose loader reads packed relative relocations (`-z pack-relative-relocs`, DT_RELR).
+    static let packedRelocationsGlibc = [2, 36]
+
+    /// `depends` with `libc6` at least 2.36: a binary with packed relative relocations asks the loader for
+    /// `GLIBC_ABI_DT_RELR`, which dpkg-shlibdeps does not map to a version (it said `libc6 (>= 2.35)`), and an older
+    /// glibc refuses to start it.
+    static func withGlibcForPackedRelocations(_ depends: [String]) -> [String] {
+        let floor = packedRelocationsGlibc.map(String.init).joined(separator: ".")
+        var sawLibc = false
+        var result = depends.map { entry -> String in
+            guard entry == "libc6" || entry.hasPrefix("libc6 ") else { return entry }
+            sawLibc = true
+            let version = entry.split(separator: "=").last.map {
+                $0.trimmingCharacters(in: CharacterSet(charactersIn: " )"))
+            }
+            let parts = version?.split(separator: ".").map { Int($0.prefix { $0.isNumber }) ?? 0 } ?? []
+            return parts.lexicographicallyPrecedes(packedRelocationsGlibc) ? "libc6 (>= \(floor))" : entry
+        }
+        if !sawLibc { result.insert("libc6 (>= \(floor))", at: 0) }
+        return result
     }
 }

@@ -84,15 +84,15 @@ struct CheckCommand: AsyncParsableCommand {
                 compact: { report in (report.verdict, try CheckJSONStream.encode(report)) },
                 emit: { verdict, encoded in
                     verdicts.append(verdict)
-                    StandardOutput.write(output.piece(encoded))
+                    try StandardOutput.write(output.piece(encoded))
                 })
-            StandardOutput.write(output.end())
+            try StandardOutput.write(output.end())
         } else {
             try await CheckRunner.stream(
                 targets, probe: settings, evaluation: evaluation,
                 compact: { report in (report.verdict, TerminalText.safe(ReportText.render(report))) },
                 emit: { verdict, text in
-                    StandardOutput.write(Data(((verdicts.isEmpty ? "" : "\n") + text).utf8))
+                    try StandardOutput.write(Data(((verdicts.isEmpty ? "" : "\n") + text).utf8))
                     verdicts.append(verdict)
                 })
         }
@@ -199,11 +199,33 @@ struct CheckCommand: AsyncParsableCommand {
     }
 }
 
-/// Standard output written unbuffered, one piece per domain, so a reader sees each domain as soon as `check` prints it, even on a pipe.
-/// Write errors are ignored as `print` ignores them: a reader that went away (`| head`) does not stop the check.
+/// Standard output written unbuffered, one piece per domain, so a reader sees each domain as soon as `check` prints
+/// it, even on a pipe.
+///
+/// A failed write ends the check, since nothing more could be reported: a reader that went away (`| head`) ends it
+/// quietly with 141, as SIGPIPE would (SIGPIPE is ignored so that this can be said); any other failure (a full disk
+/// under `--json > file`) with exit 2 and a message, so that a cut report never passes as a complete one with 0.
 enum StandardOutput {
-    static func write(_ data: Data) {
-        guard !data.isEmpty else { return }
-        try? FileHandle.standardOutput.write(contentsOf: data)
+    static func write(_ data: Data) throws(CommandFailure) {
+        var failure: Int32 = 0
+        data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Glibc.write(STDOUT_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
+                if written > 0 {
+                    offset += written
+                } else if written < 0, errno == EINTR {
+                    continue
+                } else {
+                    failure = written < 0 ? errno : EIO
+                    return
+                }
+            }
+        }
+        guard failure != 0 else { return }
+        if failure == EPIPE { throw CommandFailure(message: "", exitCode: 128 + SIGPIPE) }
+        throw CommandFailure.usage(
+            "cannot write the report to standard output (\(String(cString: strerror(failure)))): it is incomplete"
+                + " and check stopped; make room or write it elsewhere, then run check again")
     }
 }

@@ -32,7 +32,8 @@ enum Orchestrator {
                 + "interval \(options.intervalSeconds)s, \(options.seconds)s per run, concurrency "
                 + "\(options.concurrency), \(options.runs) runs")
         print(
-            "run\tchecks\tdaemon CPU ms/check\tpeak RSS MB\tDB B/check\tstate dir B/check\truns\treq/check\t"
+            "run\tchecks\tdaemon CPU ms/check\tpeak RSS MB\tDB B/check\tsteady DB B/check\tstate dir B/check\truns\t"
+                + "req/check\t"
                 + "TLS/check\tbare CPU ms/check\tbare RSS MB\tbare TLS/check\tCPU ratio\tpaced bare CPU ms/check\t"
                 + "ratio to paced")
         var samples: [Sample] = []
@@ -49,7 +50,8 @@ enum Orchestrator {
             let checks = Double(max(1, daemon.checksAtExit))
             print(
                 "\(run)\t\(daemon.checks)\t\(ms(sample.daemonCPUPerCheck))\t\(mb(daemon.peakRSSKilobytes))\t"
-                    + "\(whole(sample.databaseBytesPerCheck))\t\(daemon.steadyBytesPerCheck.map(whole) ?? "-")\t\(whole(sample.stateBytesPerCheck))\t\(daemon.runs)\t"
+                    + "\(whole(sample.databaseBytesPerCheck))\t\(daemon.steadyBytesPerCheck.map(whole) ?? "-")\t"
+                    + "\(whole(sample.stateBytesPerCheck))\t\(daemon.runs)\t"
                     + "\(fixed(sample.requestsPerCheck))\t\(fixed(Double(daemon.handshakes) / checks))\t"
                     + "\(ms(sample.bareCPUPerCheck))\t\(mb(bare.maxRSSKilobytes))\t"
                     + "\(fixed(Double(bare.handshakes) / checks))\t\(fixed(sample.cpuRatio))×\t"

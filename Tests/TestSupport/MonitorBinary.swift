@@ -35,9 +35,11 @@ public final class RunningMonitor: @unchecked Sendable {
     private let outputPath: String
     private let errorPath: String
 
-    /// Starts the binary with `arguments`; `environment` replaces the inherited one when given.
+    /// Starts the binary with `arguments`; `environment` replaces the inherited one when given; `standardOutput`
+    /// replaces the collected file (`/dev/full`, a pipe nobody reads).
     public init(
-        arguments: [String], environment: [String: String]? = nil, binary: String = MonitorBinary.url.path
+        arguments: [String], environment: [String: String]? = nil, binary: String = MonitorBinary.url.path,
+        standardOutput: FileHandle? = nil
     )
         throws
     {
@@ -50,7 +52,7 @@ public final class RunningMonitor: @unchecked Sendable {
         errorPath = base + ".err"
         _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
         _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
+        process.standardOutput = try standardOutput ?? FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errorPath))
         process.standardInput = FileHandle.nullDevice
         try process.run()

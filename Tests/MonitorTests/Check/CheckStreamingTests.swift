@@ -73,6 +73,36 @@ struct CheckStreamingTests {
         }
     }
 
+    @Test("a report that cannot be written is not a pass: a full disk exits 2 saying so", arguments: [["--json"], []])
+    func fullDisk(format: [String]) async throws {
+        try await CheckScenarios.with(cdnDomains: ["ready.origin.test"]) { scenarios in
+            let full = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
+            let process = try RunningMonitor(
+                arguments: ["check", "ready.origin.test"] + format + scenarios.options(timeout: "10s"),
+                standardOutput: full)
+            #expect(try await process.waitForExit() == 2)
+            #expect(
+                process.standardError.contains(
+                    "cannot write the report to standard output (No space left on device): it is incomplete"),
+                "\(process.standardError)")
+        }
+    }
+
+    @Test("a reader that went away stops the check quietly, as SIGPIPE would")
+    func readerGone() async throws {
+        let domains = ["ready.origin.test", "gone.origin.test"]
+        try await CheckScenarios.with(cdnDomains: domains) { scenarios in
+            let pipe = Pipe()
+            try pipe.fileHandleForReading.close()
+            let process = try RunningMonitor(
+                arguments: ["check"] + domains + ["--json-lines"] + scenarios.options(timeout: "10s"),
+                standardOutput: pipe.fileHandleForWriting)
+            try pipe.fileHandleForWriting.close()
+            #expect(try await process.waitForExit(timeout: .seconds(60)) == 128 + SIGPIPE)
+            #expect(process.standardError.isEmpty, "\(process.standardError)")
+        }
+    }
+
     @Test("--json and --json-lines together are a usage error")
     func jsonAndJSONLines() async throws {
         let run = try await MonitorBinary.run(["check", "example.com", "--json", "--json-lines"])
