@@ -13,7 +13,8 @@ struct CheckCommand: AsyncParsableCommand {
             With --config FILE, the file's domains (when none are named), their expectations and its http, tls and \
             cdn settings apply; options given on the command line win. Exit codes: 0 every domain ready; 1 an \
             origin is broken; 3 origins fine but Apple's CDN does not yet serve their content (stale, missing) or \
-            could not be asked; 4 an expectation failed; 2 usage or configuration error.
+            could not be asked; 4 an expectation failed; 2 usage or configuration error, or the report could not be \
+            written (a full disk: it is incomplete). A reader that goes away (| head) stops the check with 141.
             """
     )
 

@@ -90,15 +90,14 @@ extension MonitorStore {
         // An upsert updates the row in place; REPLACE would delete and re-insert it, moving its rowid and index entry.
         try db.cachedStatement(
             sql: """
-                INSERT INTO domain_state (domain, state_json, origin_hash, cdn_hash, updated_at, run_id)
-                VALUES (?1, ?2, ?3, ?4, ?5, ?6)
-                ON CONFLICT (domain) DO UPDATE SET state_json = ?2, origin_hash = ?3, cdn_hash = ?4, updated_at = ?5,
-                  run_id = ?6
+                INSERT INTO domain_state (domain, state_json, origin_hash, cdn_hash, run_id)
+                VALUES (?1, ?2, ?3, ?4, ?5)
+                ON CONFLICT (domain) DO UPDATE SET state_json = ?2, origin_hash = ?3, cdn_hash = ?4, run_id = ?5
                 """
         ).execute(
             arguments: [
                 state.domain, try StoreCoding.encode(state), StoredHex.documentHash.value(originHash),
-                StoredHex.documentHash.value(cdnHash), checkedAt, run.id,
+                StoredHex.documentHash.value(cdnHash), run.id,
             ])
         // The domain's first run stands for its first events (`FirstRunEvents`); `history` reads them from it.
         for event in FirstRunEvents.stored(outcome.timeline, run: outcome.run) {

@@ -39,7 +39,13 @@ public final class MonitorStore: Sendable {
     /// Throws `StoreError` `.unwritable` when the file can only be opened read-only.
     public static func open(directory: String, busyTimeout: TimeInterval = 5) async throws -> MonitorStore {
         let path = (directory as NSString).appendingPathComponent(StoreSchema.fileName)
-        let pool = try DatabasePool(path: path, configuration: configuration(busyTimeout: busyTimeout))
+        let pool: DatabasePool
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration(busyTimeout: busyTimeout))
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_READONLY {
+            // GRDB writes while opening a pool whose WAL is empty (as a clean stop leaves it): the file is read-only.
+            throw StoreError(.unwritable, path: path)
+        }
         // SQLite silently falls back to read-only when the file cannot be opened for writing; the daemon would
         // then run without recording anything, so it refuses to start instead.
         let readOnly = try await pool.writeWithoutTransaction { db in
@@ -105,8 +111,14 @@ public final class MonitorStore: Sendable {
         }
     }
 
-    /// Closes the database at shutdown: SQLite checkpoints the WAL into the main file. Later calls throw.
+    /// Closes the database at shutdown, leaving it whole in its main file: the WAL is checkpointed and truncated
+    /// first (SQLite's own checkpoint on close does not happen while the pool's readers keep the file open), so a
+    /// stopped daemon leaves an empty `-wal` rather than up to 4 MB of it, and a copy of the main file is a backup.
+    /// A reader still inside a read makes the checkpoint partial; closing goes on. Later calls throw.
     public func close() throws {
+        _ = try? writer.database.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+        }
         try writer.close()
     }
 

@@ -158,10 +158,12 @@ enum StoreSchema {
     ///   their events keep their rows.
     /// - Hashes and run keys are stored as bytes (`StoredHex`); the text rows written before are converted here,
     ///   since a blob and its text never compare equal.
+    /// - `domain_state.updated_at` is gone: nothing read it, and the state's own `lastCheck` says the same.
     private static func leanHistory(_ db: Database) throws {
         try db.alter(table: "runs") { table in
             table.add(column: "opens_history", .boolean).notNull().defaults(to: false)
         }
+        try db.alter(table: "domain_state") { table in table.drop(column: "updated_at") }
         let columns: [(table: String, column: String, form: StoredHex)] = [
             ("documents", "hash", .documentHash), ("runs", "origin_hash", .documentHash),
             ("runs", "cdn_hash", .documentHash), ("runs", "key", .runKey),

@@ -83,7 +83,7 @@ public enum DomainLedger {
     static func runUpdate(_ run: RunMark?, opensHistory: Bool, report: DomainReport) -> RunUpdate {
         let key = RunKey.of(report)
         if let run, run.key == key { return .extend(run, lastSeen: report.checkedAt) }
-        var stored = report
+        var stored = report.roundedToMilliseconds()
         stored.documents = [:]
         return .start(
             HistoryRun(
