@@ -19,11 +19,13 @@ struct StoreReaderTests {
         }
     }
 
-    @Test("a read-only reader works after the daemon closed the database")
+    @Test("a closed database is whole in its main file, and a read-only reader works with the empty WAL left")
     func readAfterClose() async throws {
         try await withTemporaryStore { store, directory in
             try await store.record(report: R.report(at: 0, origin: "sha256:a", cdn: "sha256:a"))
             try store.close()
+            let wal = try FileManager.default.attributesOfItem(atPath: store.path + "-wal")[.size] as? Int
+            #expect(wal == 0)
             let reader = try StoreReader.openReadOnly(directory: directory)
             #expect(try await reader.domainStates().map(\.domain) == ["example.com"])
             #expect(try await reader.history(domain: "example.com").count == 2)
