@@ -81,7 +81,7 @@ struct DaemonRun {
     }
 
     /// Moves the write-ahead log into the database file and empties it, so the file's size is what the history
-    /// takes: the `-wal` file is kept between runs and reused, a fixed few MB however many checks it has seen.
+    /// takes (a daemon that stopped cleanly has done so already; one that did not left up to a few MB of WAL).
     private static func checkpoint(_ path: String) throws {
         let queue = try DatabaseQueue(path: path)
         try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }

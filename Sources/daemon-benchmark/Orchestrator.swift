@@ -82,8 +82,8 @@ enum Orchestrator {
         print("  daemon peak RSS               \(mb(Int(rss))) MB")
         print(
             "  database per check            \(whole(median(samples.map(\.databaseBytesPerCheck)))) bytes after a "
-                + "checkpoint; state directory as the daemon left it: \(whole(stateBytes)) bytes per check (the -wal "
-                + "file in it is a fixed few MB, reused)")
+                + "checkpoint; state directory as the daemon left it: \(whole(stateBytes)) bytes per check (database, "
+                + "the 32 KB -shm, and the -wal a clean stop empties)")
         print("  database per domain           \(whole(databasePerDomain)) bytes; \(whole(bytesPerRun)) bytes per run")
         let steady = samples.compactMap(\.daemon.steadyBytesPerCheck)
         if !steady.isEmpty {
