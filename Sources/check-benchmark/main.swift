@@ -8,7 +8,7 @@ import TestSupport
 // One fixture server (wildcard certificate `*.bench.test`, minted now) in this process plays every origin and Apple's
 // CDN (`cdn.bench.test`); the real binary runs in a child process with `--connect-to ::127.0.0.1:PORT`, so the figures
 // include process start, engine start, every TLS handshake (one per domain plus the CDN's) and evaluation. CPU and
-// peak RSS are the child's own (`wait4`), so the server's work is not counted.
+// peak RSS are the child's own (CPU from `wait4`, peak RSS its `VmHWM` sampled every 10 ms), so the server's work is not counted.
 // Usage: check-benchmark [--runs N] [--sizes 100,1000,10000] [--binary PATH] [--bare PATH|none] [--concurrency N]
 //   [--format json|json-lines|text] [--domains arguments|config]
 // `--domains config` passes the domains in a configuration file instead of as arguments: swift-argument-parser
