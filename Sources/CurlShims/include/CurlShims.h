@@ -9,8 +9,13 @@
 #define AASA_CURL_SHIMS_H
 
 #include <curl/curl.h>
+#include <malloc.h>
 
 #pragma clang assume_nonnull begin
+
+/// glibc's `malloc_trim(0)`, which Swift's Glibc module does not import (<malloc.h>): returns the heap's free
+/// memory to the system. Here because this is the project's one C target.
+static inline void aasa_malloc_trim(void) { (void)malloc_trim(0); }
 
 /// `CURLVERSION_NOW` is an alias macro, which Swift does not import.
 static const CURLversion aasa_curl_version_now = CURLVERSION_NOW;
