@@ -1,4 +1,5 @@
 import ArgumentParser
+import HTTPEngine
 import Monitor
 
 #if canImport(Glibc)
@@ -23,6 +24,7 @@ struct AASAMonitorCommand: AsyncParsableCommand {
     /// argument-parser exits 64 on usage errors; our public interface promises 2 for usage errors in every
     /// command, so scripts can tell "you called me wrong" from "the check failed".
     static func main() async {
+        ProcessHeap.limitArenas(to: 2)
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {

@@ -17,6 +17,9 @@
 /// memory to the system. Here because this is the project's one C target.
 static inline void aasa_malloc_trim(void) { (void)malloc_trim(0); }
 
+/// glibc's `mallopt(M_ARENA_MAX, count)`: at most `count` heap arenas, instead of up to 8 per core.
+static inline void aasa_malloc_arena_max(int count) { (void)mallopt(M_ARENA_MAX, count); }
+
 /// `CURLVERSION_NOW` is an alias macro, which Swift does not import.
 static const CURLversion aasa_curl_version_now = CURLVERSION_NOW;
 
