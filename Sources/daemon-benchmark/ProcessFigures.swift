@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// CPU and memory of another process, from `/proc/PID/stat` and `/proc/PID/status` (Linux only).
 struct ProcessFigures {
@@ -16,10 +17,9 @@ struct ProcessFigures {
             throw BenchmarkError("unreadable /proc/\(pid)/stat: \(stat.prefix(200))")
         }
         let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
-        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
-        let peak = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }
-            .flatMap { line in line.split(separator: " ").dropFirst().first.flatMap { Int($0) } }
-        guard let peak else { throw BenchmarkError("no VmHWM in /proc/\(pid)/status") }
+        guard let peak = ResourceUsage.peakRSSKilobytes(pid: pid) else {
+            throw BenchmarkError("no VmHWM in /proc/\(pid)/status")
+        }
         return ProcessFigures(cpuSeconds: (user + system) / ticks, peakRSSKilobytes: peak)
     }
 }

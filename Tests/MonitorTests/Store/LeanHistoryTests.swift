@@ -102,14 +102,9 @@ struct LeanHistoryTests {
 
     @Test("an older database's text hashes become bytes; its timeline rows are read once and its documents kept")
     func olderTextHashesAreConverted() async throws {
-        let directory = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let path = (directory as NSString).appendingPathComponent("aasa-monitor.sqlite")
-        let old = try DatabaseQueue(path: path)
         let hash = Self.hash(1)
         let firstSeen = TimelineEvent(at: R.at(0), kind: .originFirstSeen, detail: ["hash": .string(hash)])
-        try await old.write { db in
-            try db.execute(sql: StoreMigrationTests.version1)
+        let directory = try await StoreMigrationTests.version1Directory { db in
             for minute in [0.0, 1] {
                 try db.execute(
                     sql: """
@@ -134,7 +129,8 @@ struct LeanHistoryTests {
                 sql: "INSERT INTO domain_state VALUES ('example.com', ?, ?, ?, ?)",
                 arguments: [try R.plainJSON(state), hash, hash, R.at(1)])
         }
-        try old.close()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = (directory as NSString).appendingPathComponent("aasa-monitor.sqlite")
 
         let store = try await MonitorStore.open(directory: directory)
         defer { try? store.close() }

@@ -33,15 +33,22 @@ struct StoreMigrationTests {
           finished_at DATETIME);
         """
 
+    /// A new temporary directory holding a schema-v1 database filled by `fill`; the caller removes it.
+    static func version1Directory(_ fill: @escaping @Sendable (Database) throws -> Void) async throws -> String {
+        let directory = try makeTemporaryDirectory()
+        let old = try DatabaseQueue(path: (directory as NSString).appendingPathComponent("aasa-monitor.sqlite"))
+        try await old.write { db in
+            try db.execute(sql: version1)
+            try fill(db)
+        }
+        try old.close()
+        return directory
+    }
+
     /// v1 wrote `report_json` as plain JSON (`StoreCoding` before compression); the converted runs keep those rows.
     @Test("consecutive checks with one outcome become one run; the next check after the upgrade starts a new one")
     func checksBecomeRuns() async throws {
-        let directory = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let path = (directory as NSString).appendingPathComponent("aasa-monitor.sqlite")
-        let old = try DatabaseQueue(path: path)
-        try await old.write { db in
-            try db.execute(sql: Self.version1)
+        let directory = try await Self.version1Directory { db in
             let checks: [(Double, String, String?)] = [
                 (0, "ready", "sha256:a"), (1, "ready", "sha256:a"), (2, "ready", "sha256:a"),
                 (3, "cdn_stale", "sha256:b"), (4, "cdn_stale", "sha256:b"),
@@ -57,7 +64,7 @@ struct StoreMigrationTests {
                     arguments: [StoreReports.at(minute), verdict, origin, try StoreReports.plainJSON(report)])
             }
         }
-        try old.close()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
 
         let store = try await MonitorStore.open(directory: directory)
         let runs = try await store.reader.runs(domain: "example.com")
