@@ -3,6 +3,8 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 // Value of OPENSSL_INIT_NO_ATEXIT in <openssl/crypto.h> (OpenSSL 1.1.1+). Spelled here so this target does not need
 // OpenSSL's headers: we only reach OpenSSL through the copy libcurl already loaded.
@@ -68,6 +70,59 @@ CURLcode aasa_curl_easy_getinfo_ptr(CURL *handle, CURLINFO info, void **value) {
 
 CURLcode aasa_curl_easy_getinfo_certinfo(CURL *handle, struct curl_certinfo **value) {
     return curl_easy_getinfo(handle, CURLINFO_CERTINFO, value);
+}
+
+// OpenSSL's peer-certificate calls, looked up once with dlsym like OPENSSL_init_crypto above: no OpenSSL headers
+// or link flags, and a libcurl built on another TLS library simply reports "unavailable".
+typedef void *(*aasa_ssl_get1_peer_certificate_fn)(const void *ssl);
+typedef int (*aasa_i2d_x509_fn)(void *certificate, unsigned char **out);
+typedef void (*aasa_x509_free_fn)(void *certificate);
+
+static pthread_once_t aasa_peer_certificate_once = PTHREAD_ONCE_INIT;
+static aasa_ssl_get1_peer_certificate_fn aasa_get1_peer_certificate;
+static aasa_i2d_x509_fn aasa_i2d_x509;
+static aasa_x509_free_fn aasa_x509_free;
+
+static void aasa_find_peer_certificate_calls(void) {
+    const curl_version_info_data *info = curl_version_info(CURLVERSION_NOW);
+    if (info == NULL || info->ssl_version == NULL || strncmp(info->ssl_version, "OpenSSL/", 8) != 0) return;
+    aasa_get1_peer_certificate = (aasa_ssl_get1_peer_certificate_fn)dlsym(RTLD_DEFAULT, "SSL_get1_peer_certificate");
+    if (aasa_get1_peer_certificate == NULL) {
+        // OpenSSL 1.1 named it SSL_get_peer_certificate (same contract: a new reference).
+        aasa_get1_peer_certificate = (aasa_ssl_get1_peer_certificate_fn)dlsym(RTLD_DEFAULT, "SSL_get_peer_certificate");
+    }
+    aasa_i2d_x509 = (aasa_i2d_x509_fn)dlsym(RTLD_DEFAULT, "i2d_X509");
+    aasa_x509_free = (aasa_x509_free_fn)dlsym(RTLD_DEFAULT, "X509_free");
+}
+
+int aasa_curl_reads_peer_certificate(void) {
+    pthread_once(&aasa_peer_certificate_once, aasa_find_peer_certificate_calls);
+    return aasa_get1_peer_certificate != NULL && aasa_i2d_x509 != NULL && aasa_x509_free != NULL;
+}
+
+unsigned char *aasa_curl_peer_certificate_der(CURL *handle, size_t *length) {
+    *length = 0;
+    if (!aasa_curl_reads_peer_certificate()) return NULL;
+    struct curl_tlssessioninfo *session = NULL;
+    if (curl_easy_getinfo(handle, CURLINFO_TLS_SSL_PTR, &session) != CURLE_OK || session == NULL ||
+        session->backend != CURLSSLBACKEND_OPENSSL || session->internals == NULL) {
+        return NULL;
+    }
+    void *certificate = aasa_get1_peer_certificate(session->internals);
+    if (certificate == NULL) return NULL;
+    unsigned char *der = NULL;
+    int size = aasa_i2d_x509(certificate, NULL);
+    if (size > 0 && (der = malloc((size_t)size)) != NULL) {
+        unsigned char *cursor = der;  // i2d_X509 advances the pointer it is given.
+        if (aasa_i2d_x509(certificate, &cursor) == size) {
+            *length = (size_t)size;
+        } else {
+            free(der);
+            der = NULL;
+        }
+    }
+    aasa_x509_free(certificate);
+    return der;
 }
 
 CURLMcode aasa_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value) {

@@ -35,6 +35,12 @@ extension CertificateSummary {
         )
     }
 
+    /// Builds a summary from a certificate's DER bytes; `nil` when they do not parse.
+    init?(derEncoded bytes: [UInt8]) {
+        guard let certificate = try? Certificate(derEncoded: bytes) else { return nil }
+        self.init(certificate: certificate, pem: nil)
+    }
+
     /// Builds a summary from a parsed certificate.
     init(certificate: Certificate, pem: String?) {
         var names: [String] = []

@@ -43,10 +43,9 @@ public struct HTTPFailure: Error, Sendable, Hashable, CustomStringConvertible {
     public var verifyResult: Int
     /// For `tlsExpired`, which way the validity period was missed.
     public var validityProblem: ValidityProblem?
-    /// The rejected certificate chain, leaf first: for `tlsExpired` and `tlsUntrusted` from a second,
-    /// non-verifying handshake (`HTTPRequest.describesRejectedCertificate`); for `tlsHostname` from the failing
-    /// handshake itself, when `HTTPRequest.readsCertificateChain` was set. Empty when it could not be read.
-    public var certificateChain: [CertificateSummary]
+    /// The rejected (leaf) certificate: for `tlsExpired`, `tlsUntrusted` and `tlsHostname`, from a second,
+    /// non-verifying handshake (`HTTPRequest.describesRejectedCertificate`). `nil` when it could not be read.
+    public var certificate: CertificateSummary?
     /// The status code when a response had started before the failure (for example `tooLarge`), else `nil`.
     public var status: Int?
     /// The IP address connected to, when the connection got that far.
@@ -65,7 +64,7 @@ public struct HTTPFailure: Error, Sendable, Hashable, CustomStringConvertible {
         curlMessage: String,
         verifyResult: Int = 0,
         validityProblem: ValidityProblem? = nil,
-        certificateChain: [CertificateSummary] = [],
+        certificate: CertificateSummary? = nil,
         status: Int? = nil,
         primaryIP: String? = nil,
         timings: HTTPTimings = HTTPTimings()
@@ -76,7 +75,7 @@ public struct HTTPFailure: Error, Sendable, Hashable, CustomStringConvertible {
         self.curlMessage = curlMessage
         self.verifyResult = verifyResult
         self.validityProblem = validityProblem
-        self.certificateChain = certificateChain
+        self.certificate = certificate
         self.status = status
         self.primaryIP = primaryIP
         self.timings = timings
@@ -86,7 +85,7 @@ public struct HTTPFailure: Error, Sendable, Hashable, CustomStringConvertible {
         var text = "\(identifier): \(url): \(curlMessage) (curl code \(curlCode)"
         if verifyResult != 0 { text += ", verify result \(verifyResult)" }
         text += ")"
-        if let leaf = certificateChain.first {
+        if let leaf = certificate {
             text += "; certificate \(leaf.subject), valid \(leaf.notBefore) to \(leaf.notAfter)"
         }
         return text

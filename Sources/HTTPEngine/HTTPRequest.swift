@@ -36,11 +36,12 @@ public struct HTTPRequest: Sendable, Hashable {
     public var connectTo: [ConnectToRule]
     /// Which certificate authorities to trust.
     public var trust: TrustConfiguration
-    /// Read the server's certificate chain into `HTTPResponse.certificateChain`.
+    /// Read the server's certificate into `HTTPResponse.certificate`.
     ///
-    /// libcurl reports the chain only after a full handshake, so this forces a new connection without TLS session
-    /// resumption: use it for the first request to a host, not for every request.
-    public var readsCertificateChain: Bool
+    /// Forces a new connection without TLS session resumption, so the certificate is the one a full handshake
+    /// verified now (as a device fetching afresh sees it), not one from a connection or session opened earlier:
+    /// use it for the first request to a host, not for every request.
+    public var readsCertificate: Bool
     /// When verification fails because the certificate is expired, not yet valid or untrusted, make a second,
     /// non-verifying handshake whose only purpose is to describe the certificate in the failure.
     ///
@@ -56,6 +57,13 @@ public struct HTTPRequest: Sendable, Hashable {
     /// that has not answered yet, so an origin or a webhook receiver that stalls would hold up every request
     /// queued behind it.
     public var waitsForMultiplexing: Bool
+    /// Close the connection once this request (and any other still using it) is done, instead of keeping it idle
+    /// for reuse (`CURLOPT_FORBID_REUSE`).
+    ///
+    /// For the last requests to a host that will not be asked again soon: libcurl walks every cached connection
+    /// each time a transfer ends (and again whenever the cache is over its limit), so idle connections nobody will
+    /// reuse cost CPU on every later transfer, besides a socket and TLS buffers each.
+    public var closesConnection = false
     /// A proxy URL (`http://proxy.internal:3128`), or `nil` for a direct connection whatever the environment says.
     ///
     /// libcurl would otherwise honour `https_proxy` and `ALL_PROXY` from the environment. Apple's fetcher does not
@@ -76,7 +84,7 @@ public struct HTTPRequest: Sendable, Hashable {
         httpsOnly: Bool = true,
         connectTo: [ConnectToRule] = [],
         trust: TrustConfiguration = .system,
-        readsCertificateChain: Bool = false,
+        readsCertificate: Bool = false,
         describesRejectedCertificate: Bool = true,
         httpVersion: HTTPVersionPreference = .http2PreferredOverTLS,
         waitsForMultiplexing: Bool = false,
@@ -93,7 +101,7 @@ public struct HTTPRequest: Sendable, Hashable {
         self.httpsOnly = httpsOnly
         self.connectTo = connectTo
         self.trust = trust
-        self.readsCertificateChain = readsCertificateChain
+        self.readsCertificate = readsCertificate
         self.describesRejectedCertificate = describesRejectedCertificate
         self.httpVersion = httpVersion
         self.waitsForMultiplexing = waitsForMultiplexing

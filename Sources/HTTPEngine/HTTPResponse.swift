@@ -21,9 +21,9 @@ public struct HTTPResponse: Sendable, Hashable {
     public var primaryPort: Int?
     /// Phase timings.
     public var timings: HTTPTimings
-    /// The server's certificate chain, leaf first, when `HTTPRequest.readsCertificateChain` was set; `nil` when
-    /// not requested or not reported.
-    public var certificateChain: [CertificateSummary]?
+    /// The server's own (leaf) certificate when `HTTPRequest.readsCertificate` was set; `nil` when not requested
+    /// or not reported. Intermediates are not read: nothing a check reports depends on them.
+    public var certificate: CertificateSummary?
 
     /// Creates a response; the engine fills every field.
     public init(
@@ -36,7 +36,7 @@ public struct HTTPResponse: Sendable, Hashable {
         primaryIP: String?,
         primaryPort: Int?,
         timings: HTTPTimings,
-        certificateChain: [CertificateSummary]?
+        certificate: CertificateSummary?
     ) {
         self.url = url
         self.status = status
@@ -47,6 +47,6 @@ public struct HTTPResponse: Sendable, Hashable {
         self.primaryIP = primaryIP
         self.primaryPort = primaryPort
         self.timings = timings
-        self.certificateChain = certificateChain
+        self.certificate = certificate
     }
 }

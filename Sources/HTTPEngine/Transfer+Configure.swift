@@ -38,6 +38,7 @@ extension Transfer {
             }
             try setHeaderList(request.headers)
             try setMethodAndBody(request)
+            if request.closesConnection { try set(CURLOPT_FORBID_REUSE, 1, "FORBID_REUSE") }
         case .describe(_, let remaining):
             // Only what is left of the caller's limit. The caller's method, headers and body are never set: this
             // handshake talks to a server that failed verification and must not receive credentials or a webhook.
@@ -56,15 +57,19 @@ extension Transfer {
         try set(CURLOPT_HTTP_VERSION, Int(version), "HTTP_VERSION")
         switch purpose {
         case .fetch:
-            if request.readsCertificateChain { try setReadsCertificateChain() }
+            if request.readsCertificate { try setFullHandshake(certinfo: !readsPeerCertificate) }
         case .describe:
             try setDescribeOnly()
         }
     }
 
-    /// libcurl gathers the chain only during a full handshake (curl/curl#163, hurl#3031): no reuse, no resumption.
-    private func setReadsCertificateChain() throws(HTTPEngineError) {
-        try set(CURLOPT_CERTINFO, 1, "CERTINFO")
+    /// A new connection with a full handshake: no reuse, no TLS session resumption, so the certificate read is the
+    /// one verified now. With `certinfo`, libcurl also prints the chain into CURLINFO_CERTINFO, which it gathers only
+    /// during a full handshake (curl/curl#163, hurl#3031); that printing of every field of every certificate cost
+    /// about 8% of a check's CPU, so a fetch reads the leaf's DER through OpenSSL instead when it can
+    /// (`Transfer+PeerCertificate.swift`).
+    private func setFullHandshake(certinfo: Bool) throws(HTTPEngineError) {
+        if certinfo { try set(CURLOPT_CERTINFO, 1, "CERTINFO") }
         try set(CURLOPT_FRESH_CONNECT, 1, "FRESH_CONNECT")
         try set(CURLOPT_SSL_SESSIONID_CACHE, 0, "SSL_SESSIONID_CACHE")
     }
@@ -75,7 +80,7 @@ extension Transfer {
     /// closed afterwards (FORBID_REUSE) and no TLS session cache, so nothing unverified is ever reused; and
     /// nothing from it but the chain is used.
     private func setDescribeOnly() throws(HTTPEngineError) {
-        try setReadsCertificateChain()
+        try setFullHandshake(certinfo: true)
         try set(CURLOPT_SSL_VERIFYPEER, 0, "SSL_VERIFYPEER")
         try set(CURLOPT_SSL_VERIFYHOST, 0, "SSL_VERIFYHOST")
         try set(CURLOPT_FORBID_REUSE, 1, "FORBID_REUSE")

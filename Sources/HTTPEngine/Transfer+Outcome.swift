@@ -26,7 +26,7 @@ extension Transfer {
                     curlMessage: errorText(code: code),
                     verifyResult: verifyResult,
                     validityProblem: validity,
-                    certificateChain: kind == .tlsHostname ? certificateChain() : [],
+                    certificate: kind == .tlsHostname ? certinfoLeaf() : nil,
                     status: status == 0 ? nil : status,
                     primaryIP: primaryIP,
                     timings: timings
@@ -43,36 +43,35 @@ extension Transfer {
                 primaryIP: primaryIP,
                 primaryPort: longInfo(CURLINFO_PRIMARY_PORT),
                 timings: timings,
-                certificateChain: request.readsCertificateChain ? nonEmpty(certificateChain()) : nil
+                certificate: request.readsCertificate ? leafCertificate() : nil
             ))
     }
 
-    /// The chain libcurl recorded (`CURLINFO_CERTINFO`), leaf first; empty without a completed handshake.
-    func certificateChain() -> [CertificateSummary] {
-        var info: UnsafeMutablePointer<curl_certinfo>?
-        guard aasa_curl_easy_getinfo_certinfo(easy, &info) == CURLE_OK, let info,
-            let lists = info.pointee.certinfo
-        else { return [] }
-        var chain: [CertificateSummary] = []
-        for index in 0..<Int(info.pointee.num_of_certs) {
-            var fields: [(name: String, value: String)] = []
-            var node = lists[index]
-            while let current = node {
-                if let data = current.pointee.data {
-                    let entry = String(cString: data)
-                    if let colon = entry.firstIndex(of: ":") {
-                        fields.append((String(entry[..<colon]), String(entry[entry.index(after: colon)...])))
-                    }
-                }
-                node = current.pointee.next
-            }
-            if let summary = CertificateSummary(certInfoFields: fields) { chain.append(summary) }
-        }
-        return chain
+    /// The server's certificate: the DER copied during the transfer, else what libcurl printed into CERTINFO.
+    private func leafCertificate() -> CertificateSummary? {
+        if let peerCertificateDER { return CertificateSummary(derEncoded: peerCertificateDER) }
+        return certinfoLeaf()
     }
 
-    private func nonEmpty(_ chain: [CertificateSummary]) -> [CertificateSummary]? {
-        chain.isEmpty ? nil : chain
+    /// The leaf libcurl recorded (`CURLINFO_CERTINFO`, leaf first); `nil` without CERTINFO or a completed
+    /// handshake. Only the leaf is parsed: nothing reported depends on the intermediates.
+    func certinfoLeaf() -> CertificateSummary? {
+        var info: UnsafeMutablePointer<curl_certinfo>?
+        guard aasa_curl_easy_getinfo_certinfo(easy, &info) == CURLE_OK, let info,
+            let lists = info.pointee.certinfo, info.pointee.num_of_certs > 0
+        else { return nil }
+        var fields: [(name: String, value: String)] = []
+        var node = lists[0]
+        while let current = node {
+            if let data = current.pointee.data {
+                let entry = String(cString: data)
+                if let colon = entry.firstIndex(of: ":") {
+                    fields.append((String(entry[..<colon]), String(entry[entry.index(after: colon)...])))
+                }
+            }
+            node = current.pointee.next
+        }
+        return CertificateSummary(certInfoFields: fields)
     }
 
     private func httpVersion() -> HTTPVersion {

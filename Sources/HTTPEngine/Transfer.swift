@@ -34,6 +34,10 @@ final class Transfer {
     var headers = HTTPHeaders()
     /// Set when the write callback refused data over `maxBodyBytes`, to tell a cap from another write error.
     var exceededBodyLimit = false
+    /// Whether the header callback copies the server's certificate (`Transfer+PeerCertificate.swift`).
+    let readsPeerCertificate: Bool
+    /// The server's certificate as DER, copied at the first header line while libcurl holds the connection.
+    var peerCertificateDER: [UInt8]?
     /// Whether the next header line starts a block (the first line, or the line after a blank one).
     private var atHeaderBlockStart = true
 
@@ -48,8 +52,10 @@ final class Transfer {
         self.errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
         if case .describe = purpose {
             self.maxBodyBytes = 0
+            self.readsPeerCertificate = false
         } else {
             self.maxBodyBytes = ticket.request.maxBodyBytes
+            self.readsPeerCertificate = ticket.request.readsCertificate && Self.peerCertificatesReadable
         }
         try configure(caFile: caFile)
     }
@@ -93,6 +99,7 @@ final class Transfer {
     /// Only a line right after a blank line (or the first) can be a status line: an `HTTP/…` line in the middle
     /// of a block is a malformed header, not a reason to forget the fields before it.
     func receiveHeaderLine(_ data: UnsafeMutablePointer<CChar>, count: Int) -> Int {
+        if readsPeerCertificate, peerCertificateDER == nil { peerCertificateDER = copyPeerCertificate() }
         let line = data.withMemoryRebound(to: UInt8.self, capacity: count) { bytes in
             String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
         }

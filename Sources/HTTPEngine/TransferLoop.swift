@@ -119,20 +119,20 @@ final class TransferLoop {
         case (.fetch, .response(let response)):
             transfer.ticket.finish(.success(response))
         case (.fetch, .failure(let failure)):
-            // Only expired, not-yet-valid and untrusted certificates abort the handshake before libcurl records the
-            // chain. A wrong host name is found after it, so its chain comes from the failing transfer itself when
-            // the caller asked for chains (CERTINFO); an unverified second handshake is not worth it there.
+            // A rejected certificate is described by a second, non-verifying handshake. Only a wrong host name is
+            // found after libcurl records CERTINFO, so when the fetch itself used CERTINFO (a TLS library other than
+            // OpenSSL) its leaf is already here and the second handshake is skipped.
             let request = transfer.ticket.request
             let remaining = request.timeout - (ContinuousClock.now - transfer.startedAt)
-            if request.describesRejectedCertificate, failure.certificateChain.isEmpty,
-                [.tlsExpired, .tlsUntrusted].contains(failure.kind), remaining >= .milliseconds(1)
+            if request.describesRejectedCertificate, failure.certificate == nil,
+                [.tlsExpired, .tlsUntrusted, .tlsHostname].contains(failure.kind), remaining >= .milliseconds(1)
             {
                 start(ticket: transfer.ticket, purpose: .describe(failure, remaining: remaining))
             } else {
                 transfer.ticket.finish(.failure(failure))
             }
         case (.describe(var failure, _), _):
-            failure.certificateChain = transfer.certificateChain()
+            failure.certificate = transfer.certinfoLeaf()
             transfer.ticket.finish(.failure(failure))
         }
     }

@@ -58,7 +58,7 @@ enum BareReplay {
         let request = HTTPRequest(
             url: readsChain ? String(target.dropFirst("chain ".count)) : target, userAgent: "aasa-monitor-benchmark",
             timeout: .seconds(10), connectTimeout: .seconds(10), maxBodyBytes: 131_072, connectTo: [rule],
-            trust: .only(caFile: caFile), readsCertificateChain: readsChain, describesRejectedCertificate: readsChain,
+            trust: .only(caFile: caFile), readsCertificate: readsChain, describesRejectedCertificate: readsChain,
             waitsForMultiplexing: true)
         return Timed(request: request, offset: offset)
     }
@@ -84,7 +84,7 @@ enum BareReplay {
             for (request, offset) in timed.map({ ($0.request, $0.offset) }) {
                 let host = request.url.split(separator: "/", omittingEmptySubsequences: true).dropFirst().first
                 let key = host.map(String.init) ?? request.url
-                if request.readsCertificateChain {
+                if request.readsCertificate {
                     openUnit[key] = units.count
                     units.append(Unit(first: request, offset: offset))
                 } else if let index = openUnit[key] {

@@ -18,7 +18,7 @@ struct FailureClassificationTests {
                 #expect(failure.curlCode == 60)
                 #expect(failure.verifyResult == 10)
                 #expect(failure.curlMessage.contains("expired"))
-                let leaf = try #require(failure.certificateChain.first)
+                let leaf = try #require(failure.certificate)
                 #expect(leaf.subject == server.certificate.subject)
                 #expect(leaf.notAfter == server.certificate.notAfter)
                 #expect(leaf.isExpired(at: Date()))
@@ -39,7 +39,7 @@ struct FailureClassificationTests {
                 request.body = Array("{}".utf8)
                 let failure = try await expectFailure(request, on: engine)
                 #expect(failure.kind == .tlsExpired)
-                #expect(!failure.certificateChain.isEmpty)
+                #expect(failure.certificate != nil)
                 #expect(server.activity.connectionsAccepted == 2, "a new connection for the second handshake")
                 try await server.waitUntil("the describing handshake") { $0.tlsHandshakesCompleted == 1 }
                 #expect(server.requests.isEmpty, "no request, so no credentials, reached the unverified server")
@@ -58,7 +58,7 @@ struct FailureClassificationTests {
                 #expect(failure.kind == .tlsExpired)
                 #expect(failure.validityProblem == .notYetValid)
                 #expect(failure.verifyResult == 9)
-                let leaf = try #require(failure.certificateChain.first)
+                let leaf = try #require(failure.certificate)
                 #expect(leaf.notBefore == server.certificate.notBefore)
                 #expect(leaf.isNotYetValid(at: Date()))
             }
@@ -76,7 +76,7 @@ struct FailureClassificationTests {
                 #expect(failure.kind == .tlsUntrusted)
                 #expect(failure.identifier == "tls.untrusted")
                 #expect([18, 19, 20, 21].contains(failure.verifyResult))
-                let leaf = try #require(failure.certificateChain.first)
+                let leaf = try #require(failure.certificate)
                 #expect(leaf.issuer == "CN=Untrusted Stranger CA")
                 #expect(leaf.subjectAlternativeNames == ["origin.test"])
             }
@@ -84,25 +84,28 @@ struct FailureClassificationTests {
     }
 
     @Test(
-        "a certificate for another name is tls.hostname, with its chain only when chains are read",
+        "a certificate for another name is tls.hostname, described by a second handshake when asked",
         arguments: [false, true])
-    func wrongHost(readsChain: Bool) async throws {
+    func wrongHost(describes: Bool) async throws {
         try await withFixtureServer(
             certificate: .wrongHost(for: "origin.test"), routes: [FixtureRoute("/", .text("x"))]
         ) { server in
             try await withCurlEngine { engine in
                 var request = try fixtureRequest("https://origin.test/", server: server)
-                request.readsCertificateChain = readsChain
+                request.readsCertificate = true
+                request.describesRejectedCertificate = describes
                 let failure = try await expectFailure(request, on: engine)
                 #expect(failure.kind == .tlsHostname)
                 #expect(failure.identifier == "tls.hostname")
                 #expect(failure.curlCode == 60)
-                #expect(server.activity.connectionsAccepted == 1, "no second, non-verifying handshake")
-                if readsChain {
-                    let leaf = try #require(failure.certificateChain.first)
+                if describes {
+                    let leaf = try #require(failure.certificate)
                     #expect(leaf.subjectAlternativeNames == ["wrong-host.test"])
+                    #expect(server.activity.connectionsAccepted == 2, "a second, non-verifying handshake")
+                    #expect(server.requests.isEmpty, "neither handshake sent a request to the wrong host")
                 } else {
-                    #expect(failure.certificateChain.isEmpty)
+                    #expect(failure.certificate == nil)
+                    #expect(server.activity.connectionsAccepted == 1, "no second, non-verifying handshake")
                 }
             }
         }

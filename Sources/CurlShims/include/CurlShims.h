@@ -59,6 +59,16 @@ CURLcode aasa_curl_easy_getinfo_ptr(CURL *handle, CURLINFO info, void *_Nullable
 /// CURLINFO_CERTINFO; the list is owned by the handle.
 CURLcode aasa_curl_easy_getinfo_certinfo(CURL *handle, struct curl_certinfo *_Nullable *_Nonnull value);
 
+/// Whether `aasa_curl_peer_certificate_der` can work: libcurl's TLS library is OpenSSL and the process has its
+/// `SSL_get1_peer_certificate` and `i2d_X509`. Otherwise callers read the chain through `CURLINFO_CERTINFO`.
+int aasa_curl_reads_peer_certificate(void);
+
+/// The DER bytes of the certificate the server presented on the handle's TLS connection, copied into a buffer
+/// from `malloc` (the caller frees it) with its length in `length`; NULL when there is no TLS connection yet or
+/// no certificate. Only valid during a transfer (from a header or write callback), while libcurl holds the
+/// connection: CURLINFO_TLS_SSL_PTR's pointer is not kept past that.
+unsigned char *_Nullable aasa_curl_peer_certificate_der(CURL *handle, size_t *length);
+
 CURLMcode aasa_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value);
 
 #pragma clang assume_nonnull end

@@ -35,11 +35,15 @@ public struct DomainProbe: Sendable {
         let wellKnown = await fetch(
             settings.request(
                 url: settings.wellKnownURL(for: domain), userAgent: settings.appleUserAgent,
-                readsCertificateChain: true))
-        // Only now is the connection up (or known to be unreachable): the follow-ups reuse it.
+                readsCertificate: true))
+        // Only now is the connection up (or known to be unreachable): the follow-ups reuse it, and close it when
+        // both are done (each must ask: libcurl closes a shared connection only if its last user does).
         async let wellKnownPlain = fetch(
-            settings.request(url: settings.wellKnownURL(for: domain), userAgent: settings.plainUserAgent))
-        async let root = fetch(settings.request(url: settings.rootURL(for: domain), userAgent: settings.appleUserAgent))
+            settings.request(
+                url: settings.wellKnownURL(for: domain), userAgent: settings.plainUserAgent, closesConnection: true))
+        async let root = fetch(
+            settings.request(
+                url: settings.rootURL(for: domain), userAgent: settings.appleUserAgent, closesConnection: true))
         let observation = DomainObservation(
             domain: domain,
             startedAt: startedAt,

@@ -18,7 +18,7 @@ extension FetchObservation {
             primaryIP: response.primaryIP,
             viaConnectTo: viaConnectTo,
             totalSeconds: response.timings.total.inSeconds,
-            certificate: response.certificateChain?.first.map(CertificateFacts.init(summary:))
+            certificate: response.certificate.map(CertificateFacts.init(summary:))
         )
     }
 
@@ -31,7 +31,7 @@ extension FetchObservation {
             primaryIP: failure.primaryIP,
             viaConnectTo: viaConnectTo,
             totalSeconds: failure.timings.total.inSeconds,
-            certificate: failure.certificateChain.first.map(CertificateFacts.init(summary:))
+            certificate: failure.certificate.map(CertificateFacts.init(summary:))
         )
     }
 

@@ -80,11 +80,13 @@ public struct ProbeSettings: Sendable, Hashable {
     /// A request for `url` with these settings: no redirects followed, the body cap, strict TLS, no proxy.
     ///
     /// Only Apple's CDN waits for a multiplexed connection (`waitsForMultiplexing`): many streams to one host. An
-    /// origin never does, so one stalled origin cannot hold up another request.
+    /// origin never does, so one stalled origin cannot hold up another request. `closesConnection` marks a domain's
+    /// last origin requests: its next check opens a fresh connection anyway (`readsCertificate`).
     func request(
-        url: String, userAgent: String, readsCertificateChain: Bool = false, waitsForMultiplexing: Bool = false
+        url: String, userAgent: String, readsCertificate: Bool = false, waitsForMultiplexing: Bool = false,
+        closesConnection: Bool = false
     ) -> HTTPRequest {
-        HTTPRequest(
+        var request = HTTPRequest(
             url: url,
             userAgent: userAgent,
             timeout: timeout,
@@ -92,9 +94,11 @@ public struct ProbeSettings: Sendable, Hashable {
             maxBodyBytes: maxBodyBytes,
             connectTo: connectTo,
             trust: trust,
-            readsCertificateChain: readsCertificateChain,
-            describesRejectedCertificate: readsCertificateChain,
+            readsCertificate: readsCertificate,
+            describesRejectedCertificate: readsCertificate,
             waitsForMultiplexing: waitsForMultiplexing
         )
+        request.closesConnection = closesConnection
+        return request
     }
 }

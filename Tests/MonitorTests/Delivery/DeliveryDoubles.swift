@@ -36,7 +36,7 @@ final class ScriptedTransport: WebhookTransport {
             return HTTPResponse(
                 url: request.url, status: status, headers: headers, body: Array(body.utf8), redirectURL: nil,
                 httpVersion: .http2, primaryIP: "127.0.0.1", primaryPort: 443, timings: HTTPTimings(),
-                certificateChain: nil)
+                certificate: nil)
         case .failure(let error):
             throw error
         }

@@ -58,7 +58,7 @@ struct DomainProbeTests {
         }
     }
 
-    @Test("the three origin requests share one TLS handshake")
+    @Test("the three origin requests share one TLS handshake, and the connection is closed, not kept idle")
     func oneHandshakePerDomain() async throws {
         let routes = [FixtureRoute("/.well-known/apple-app-site-association", .text(ProbeFixtures.aasaBody))]
         try await withProbeFixtures(routes: routes, cdnServes: [domain]) { fixtures in
@@ -67,6 +67,8 @@ struct DomainProbeTests {
             #expect(activity.requests.count == 3)
             #expect(activity.tlsHandshakesCompleted == 1)
             #expect(activity.connectionsAccepted == 1)
+            // The next check opens a fresh connection anyway; an idle one would only slow libcurl's cache walks.
+            try await fixtures.origin.waitUntil("the origin connection closed") { $0.connectionsClosed == 1 }
         }
     }
 
