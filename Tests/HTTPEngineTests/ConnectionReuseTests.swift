@@ -1,6 +1,7 @@
-@testable import HTTPEngine
 import TestSupport
 import Testing
+
+@testable import HTTPEngine
 
 @Suite("HTTP/2 and connection reuse")
 struct ConnectionReuseTests {
