@@ -28,16 +28,19 @@ import Synchronization
 public final class CurlEngine: @unchecked Sendable {
     /// Tunables that apply to every request.
     public struct Configuration: Sendable, Hashable {
-        /// The most transfers in the multi handle at once; more wait in the engine's queue. Also caps libcurl's
-        /// idle connection cache (`CURLMOPT_MAXCONNECTS`), whose default of 4× the added handles costs a syscall
-        /// per cached connection on every new transfer.
+        /// The most transfers in the multi handle at once; more wait in the engine's queue.
         public var maxConcurrentTransfers: Int
+        /// The most connections libcurl keeps in its cache (`CURLMOPT_MAXCONNECTS`; idle ones beyond it are closed,
+        /// oldest first). libcurl's default of 4× the added handles costs a syscall per cached connection on every
+        /// new transfer, and it walks the whole cache whenever a transfer ends.
+        public var maxIdleConnections: Int
         /// The most connections to one host (`CURLMOPT_MAX_HOST_CONNECTIONS`); 0 means no limit.
         public var maxConnectionsPerHost: Int
 
-        /// Creates a configuration.
-        public init(maxConcurrentTransfers: Int = 64, maxConnectionsPerHost: Int = 0) {
+        /// Creates a configuration; `maxIdleConnections` defaults to `maxConcurrentTransfers`.
+        public init(maxConcurrentTransfers: Int = 64, maxIdleConnections: Int? = nil, maxConnectionsPerHost: Int = 0) {
             self.maxConcurrentTransfers = max(1, maxConcurrentTransfers)
+            self.maxIdleConnections = max(1, maxIdleConnections ?? maxConcurrentTransfers)
             self.maxConnectionsPerHost = max(0, maxConnectionsPerHost)
         }
     }

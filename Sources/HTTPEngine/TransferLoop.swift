@@ -22,8 +22,7 @@ final class TransferLoop {
         self.maxActive = configuration.maxConcurrentTransfers
         // HTTP/2 multiplexing is libcurl's default since 7.62; set it anyway so the behaviour is ours.
         _ = aasa_curl_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
-        // Cap the idle connection cache at the concurrency limit (see Configuration.maxConcurrentTransfers).
-        _ = aasa_curl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, configuration.maxConcurrentTransfers)
+        _ = aasa_curl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, configuration.maxIdleConnections)
         _ = aasa_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, configuration.maxConnectionsPerHost)
     }
 

@@ -211,21 +211,7 @@ struct CheckCommand: AsyncParsableCommand {
 /// under `--json > file`) with exit 2 and a message, so that a cut report never passes as a complete one with 0.
 enum StandardOutput {
     static func write(_ data: Data) throws(CommandFailure) {
-        var failure: Int32 = 0
-        data.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(STDOUT_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
-                if written > 0 {
-                    offset += written
-                } else if written < 0, errno == EINTR {
-                    continue
-                } else {
-                    failure = written < 0 ? errno : EIO
-                    return
-                }
-            }
-        }
+        let failure = DescriptorWriter.writeAll(data, to: STDOUT_FILENO)
         guard failure != 0 else { return }
         if failure == EPIPE { throw CommandFailure(message: "", exitCode: 128 + SIGPIPE) }
         throw CommandFailure.usage(

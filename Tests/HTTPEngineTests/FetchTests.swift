@@ -49,6 +49,22 @@ struct FetchTests {
         }
     }
 
+    @Test("the certificate is read over HTTP/1.1 as over HTTP/2")
+    func certificateOverHTTP1() async throws {
+        try await withFixtureServer(
+            certificate: .valid(for: "origin.test"), protocols: .http1Only, routes: [FixtureRoute("/", .text("ok"))]
+        ) { server in
+            try await withCurlEngine { engine in
+                var request = try fixtureRequest("https://origin.test/", server: server)
+                request.readsCertificate = true
+                let response = try await engine.perform(request)
+                #expect(response.httpVersion == .http1_1)
+                #expect(response.certificate?.subject == server.certificate.subject)
+                #expect(response.certificate?.subjectAlternativeNames == ["origin.test"])
+            }
+        }
+    }
+
     @Test("a certificate expiring in five days reports its end date")
     func expiringSoon() async throws {
         try await withFixtureServer(

@@ -36,11 +36,12 @@ public struct DomainProbe: Sendable {
             settings.request(
                 url: settings.wellKnownURL(for: domain), userAgent: settings.appleUserAgent,
                 readsCertificate: true))
-        // Only now is the connection up (or known to be unreachable): the follow-ups reuse it, and close it when
-        // both are done (each must ask: libcurl closes a shared connection only if its last user does).
+        // Only now is the connection up (or known to be unreachable): the follow-ups reuse it. The root request
+        // closes it when it is the last user. Not both: one that finished before the other reached libcurl would
+        // close the connection under it and cost a second handshake (seen: 1.7 per check in the paced daemon). When
+        // the plain request ends last, the idle connection is evicted by the cache's small limit instead.
         async let wellKnownPlain = fetch(
-            settings.request(
-                url: settings.wellKnownURL(for: domain), userAgent: settings.plainUserAgent, closesConnection: true))
+            settings.request(url: settings.wellKnownURL(for: domain), userAgent: settings.plainUserAgent))
         async let root = fetch(
             settings.request(
                 url: settings.rootURL(for: domain), userAgent: settings.appleUserAgent, closesConnection: true))

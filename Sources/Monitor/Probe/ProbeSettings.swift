@@ -50,9 +50,13 @@ public struct ProbeSettings: Sendable, Hashable {
         self.concurrency = max(1, concurrency)
     }
 
-    /// The engine these settings want: room for every domain's four requests at the configured concurrency.
+    /// The engine these settings want: room for every domain's four requests at the configured concurrency, and
+    /// idle connections for what can be reused: each domain in flight keeps its origin connection between its
+    /// first request and the follow-ups, and Apple's CDN keeps one. An origin connection is never reused by the
+    /// next check (it reads the certificate on a fresh one), and libcurl walks every cached connection whenever a
+    /// transfer ends: a cache of 128 idle origins cost about a fifth of `check`'s CPU over 10,000 domains.
     public var engineConfiguration: CurlEngine.Configuration {
-        CurlEngine.Configuration(maxConcurrentTransfers: max(16, concurrency * 4))
+        CurlEngine.Configuration(maxConcurrentTransfers: max(16, concurrency * 4), maxIdleConnections: concurrency + 1)
     }
 
     /// The origin's `.well-known` URL for `domain`.
@@ -81,7 +85,7 @@ public struct ProbeSettings: Sendable, Hashable {
     ///
     /// Only Apple's CDN waits for a multiplexed connection (`waitsForMultiplexing`): many streams to one host. An
     /// origin never does, so one stalled origin cannot hold up another request. `closesConnection` marks a domain's
-    /// last origin requests: its next check opens a fresh connection anyway (`readsCertificate`).
+    /// last origin request: its next check opens a fresh connection anyway (`readsCertificate`).
     func request(
         url: String, userAgent: String, readsCertificate: Bool = false, waitsForMultiplexing: Bool = false,
         closesConnection: Bool = false

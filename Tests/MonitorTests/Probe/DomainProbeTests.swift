@@ -58,7 +58,7 @@ struct DomainProbeTests {
         }
     }
 
-    @Test("the three origin requests share one TLS handshake, and the connection is closed, not kept idle")
+    @Test("the three origin requests share one TLS handshake")
     func oneHandshakePerDomain() async throws {
         let routes = [FixtureRoute("/.well-known/apple-app-site-association", .text(ProbeFixtures.aasaBody))]
         try await withProbeFixtures(routes: routes, cdnServes: [domain]) { fixtures in
@@ -67,7 +67,20 @@ struct DomainProbeTests {
             #expect(activity.requests.count == 3)
             #expect(activity.tlsHandshakesCompleted == 1)
             #expect(activity.connectionsAccepted == 1)
-            // The next check opens a fresh connection anyway; an idle one would only slow libcurl's cache walks.
+        }
+    }
+
+    @Test("the root request, ending last, closes the origin connection instead of leaving it idle")
+    func rootRequestClosesConnection() async throws {
+        // The root answers late, so it is the connection's last user; the next check connects afresh anyway.
+        let routes = [
+            FixtureRoute("/.well-known/apple-app-site-association", .text(ProbeFixtures.aasaBody)),
+            FixtureRoute("/apple-app-site-association", FixtureResponse(status: 404, delay: .milliseconds(200))),
+        ]
+        try await withProbeFixtures(routes: routes, cdnServes: [domain]) { fixtures in
+            let observation = await fixtures.probe.observe(domain: domain, now: Date.init)
+            #expect(observation.root?.response?.status == 404)
+            #expect(fixtures.origin.activity.tlsHandshakesCompleted == 1)
             try await fixtures.origin.waitUntil("the origin connection closed") { $0.connectionsClosed == 1 }
         }
     }
