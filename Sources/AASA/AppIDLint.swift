@@ -46,7 +46,10 @@ enum AppIDLint {
                 "has no bundle ID; write <Team ID>.<bundle ID>, e.g. ABCDE12345.com.example.app")
         }
         let bundle = parts[1]
-        if appID.unicodeScalars.contains(where: { $0.properties.isWhitespace }) {
+        // Printable ASCII (nearly every ID) has no whitespace left after the trim check above; only other IDs pay
+        // for Unicode property lookups, which were a visible share of a check's evaluation.
+        let printableASCII = appID.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }
+        if !printableASCII, appID.unicodeScalars.contains(where: { $0.properties.isWhitespace }) {
             return finding(.aasaAppIDFormat, .error, "contains whitespace; remove it")
         }
         if !isPrefixShaped(prefix) {

@@ -76,6 +76,7 @@ public struct ProbeSettings: Sendable, Hashable {
 
     /// Whether a `connect-to` rule sends requests for `url` elsewhere (then a private address is expected).
     public func routesThroughConnectTo(_ url: String) -> Bool {
+        guard !connectTo.isEmpty else { return false }
         guard let components = URLComponents(string: url), let host = components.host else { return false }
         let port = components.port ?? (components.scheme?.lowercased() == "http" ? 80 : 443)
         return ConnectToRule.firstMatch(in: connectTo, host: host, port: port) != nil

@@ -115,7 +115,11 @@ enum TransportFinding {
 
     /// `origin.content_type` unless the type is `application/json` or `application/pkcs7-mime` (parameters allowed).
     static func contentType(_ value: String?, source: FindingSource) -> ReportFinding? {
-        let type = value?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+        // Spaces and tabs trimmed by hand: Foundation's CharacterSet trim was most of this function's cost, paid on
+        // every location of every check.
+        let type = value?.split(separator: ";").first.map { part in
+            part.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed()
+        }.map { String($0).lowercased() }
         if type == "application/json" || type == "application/pkcs7-mime" { return nil }
         return ReportFinding(
             code: .originContentType, severity: .warning, source: source,

@@ -65,6 +65,21 @@ struct OriginEvaluationTests {
         #expect(report.codes.contains("origin.content_type"))
     }
 
+    @Test(
+        "the media type is compared without parameters, case or surrounding blanks",
+        arguments: [
+            ("application/json", false), ("Application/JSON; charset=utf-8", false), ("\tapplication/json ;q=1", false),
+            ("application/pkcs7-mime", false), ("text/html", true), ("application/jsonx", true), ("", true),
+        ])
+    func contentTypeComparison(contentType: String, warned: Bool) {
+        let file = FetchObservation.Outcome.response(
+            FetchResponse(
+                status: 200, headers: [HeaderField(name: "Content-Type", value: contentType)],
+                body: Array(F.document.utf8)))
+        let report = F.evaluate(F.observation(wellKnown: file))
+        #expect(report.codes.contains("origin.content_type") == warned)
+    }
+
     @Test("warnings — a content type, a BOM, an expiring certificate, slowness — leave the verdict ready")
     func warningsKeepReady() throws {
         let bom = FetchObservation.Outcome.response(
