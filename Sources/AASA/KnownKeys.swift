@@ -51,8 +51,9 @@ enum KnownKeys {
 }
 
 extension String {
-    /// The string without leading and trailing ASCII spaces, tabs and line breaks (Foundation-free).
-    func trimmingSpaces() -> String {
+    /// The string without leading and trailing ASCII spaces, tabs and line breaks (Foundation-free, and much
+    /// cheaper than `trimmingCharacters(in:)`, whose CharacterSet lookups showed in per-check profiles).
+    public func trimmingSpaces() -> String {
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
         guard let start = firstIndex(where: { !isSpace($0) }), let end = lastIndex(where: { !isSpace($0) }) else {
             return ""

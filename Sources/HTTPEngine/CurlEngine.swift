@@ -30,8 +30,8 @@ public final class CurlEngine: @unchecked Sendable {
     public struct Configuration: Sendable, Hashable {
         /// The most transfers in the multi handle at once; more wait in the engine's queue.
         public var maxConcurrentTransfers: Int
-        /// The most connections libcurl keeps in its cache (`CURLMOPT_MAXCONNECTS`; idle ones beyond it are closed,
-        /// oldest first). libcurl's default of 4× the added handles costs a syscall per cached connection on every
+        /// The most connections libcurl keeps in its cache (`CURLMOPT_MAXCONNECTS`), those in use included; beyond
+        /// it, idle ones are closed, oldest first. libcurl's default of 4× the added handles costs a syscall per cached connection on every
         /// new transfer, and it walks the whole cache whenever a transfer ends.
         public var maxIdleConnections: Int
         /// The most connections to one host (`CURLMOPT_MAX_HOST_CONNECTIONS`); 0 means no limit.

@@ -44,7 +44,9 @@ public struct HTTPFailure: Error, Sendable, Hashable, CustomStringConvertible {
     /// For `tlsExpired`, which way the validity period was missed.
     public var validityProblem: ValidityProblem?
     /// The rejected (leaf) certificate: for `tlsExpired`, `tlsUntrusted` and `tlsHostname`, from a second,
-    /// non-verifying handshake (`HTTPRequest.describesRejectedCertificate`). `nil` when it could not be read.
+    /// non-verifying handshake (`HTTPRequest.describesRejectedCertificate`); for `tlsHostname` from the failing
+    /// handshake itself when libcurl printed it (CERTINFO, with a TLS library other than OpenSSL). `nil` when it
+    /// could not be read.
     public var certificate: CertificateSummary?
     /// The status code when a response had started before the failure (for example `tooLarge`), else `nil`.
     public var status: Int?

@@ -42,8 +42,8 @@ public struct HTTPRequest: Sendable, Hashable {
     /// verified now (as a device fetching afresh sees it), not one from a connection or session opened earlier:
     /// use it for the first request to a host, not for every request.
     public var readsCertificate: Bool
-    /// When verification fails because the certificate is expired, not yet valid or untrusted, make a second,
-    /// non-verifying handshake whose only purpose is to describe the certificate in the failure.
+    /// When verification fails because the certificate is expired, not yet valid, untrusted or for another host
+    /// name, make a second, non-verifying handshake whose only purpose is to describe the certificate in the failure.
     ///
     /// It connects afresh, sends no HTTP request (so none of this request's headers or body reach a server that
     /// failed verification), closes the connection afterwards and runs within what is left of `timeout`.

@@ -62,7 +62,7 @@ print("fixture server on 127.0.0.1:\(server.port); binary \(binary); bare client
 print(
     "\(runs) runs per size, medians; check --concurrency \(concurrency) --\(format), domains as \(domainsVia); "
         + "bare client at 2× transfers")
-print("client | domains | wall s | CPU s | CPU ms/1000 URLs | peak RSS MB | CPU vs bare | ready")
+print("client | domains | wall s | CPU s | CPU ms/1000 URLs | peak RSS MB | CPU vs bare | ready | TLS/domain")
 
 /// The median of each figure over `samples`.
 func medians(_ samples: [ChildRun]) -> (wall: Double, cpu: Double, rss: Double) {
@@ -77,6 +77,7 @@ for size in sizes {
     var checks: [ChildRun] = []
     var bares: [ChildRun] = []
     var readyCount = 0
+    var handshakes: [Int] = []
     for _ in 0..<runs {
         let formatFlags = format == "text" ? [] : ["--\(format)"]
         let arguments =
@@ -85,7 +86,10 @@ for size in sizes {
                 "--cdn-base", "https://cdn.bench.test/a/v1/", "--ca-file", server.caFile, "--connect-to",
                 server.wildcardConnectTo, "--concurrency", String(concurrency), "--timeout", "60s",
             ] + formatFlags
+        let handshakesBefore = server.activity.tlsHandshakesCompleted
         let check = try ChildRun.run(binary, arguments)
+        // One per domain and one for the CDN is the floor: more means a connection was closed before its reuse.
+        handshakes.append(server.activity.tlsHandshakesCompleted - handshakesBefore)
         checks.append(check)
         readyCount = check.output.components(separatedBy: "\"verdict\":\"ready\"").count - 1
         if check.status != 0 { print("check exit \(check.status): \(notReady(check.output))") }
@@ -111,7 +115,8 @@ for size in sizes {
         String(
             format: "check  | %7d | %6.2f | %5.2f | %16.0f | %11.1f", size, check.wall, check.cpu,
             check.cpu / urls * 1e6, check.rss)
-            + " | \(ratio.padding(toLength: 11, withPad: " ", startingAt: 0)) | \(readyCount)")
+            + " | \(ratio.padding(toLength: 11, withPad: " ", startingAt: 0)) | \(readyCount)"
+            + String(format: " | %.2f", Double(handshakes.sorted()[handshakes.count / 2]) / Double(size)))
     fflush(nil)
 }
 await server.shutdown()

@@ -39,7 +39,7 @@ public struct DomainProbe: Sendable {
         // Only now is the connection up (or known to be unreachable): the follow-ups reuse it. The root request
         // closes it when it is the last user. Not both: one that finished before the other reached libcurl would
         // close the connection under it and cost a second handshake (seen: 1.7 per check in the paced daemon). When
-        // the plain request ends last, the idle connection is evicted by the cache's small limit instead.
+        // the plain request ends last, the idle connection is evicted by the cache's limit instead.
         async let wellKnownPlain = fetch(
             settings.request(url: settings.wellKnownURL(for: domain), userAgent: settings.plainUserAgent))
         async let root = fetch(

@@ -115,11 +115,7 @@ enum TransportFinding {
 
     /// `origin.content_type` unless the type is `application/json` or `application/pkcs7-mime` (parameters allowed).
     static func contentType(_ value: String?, source: FindingSource) -> ReportFinding? {
-        // Spaces and tabs trimmed by hand: Foundation's CharacterSet trim was most of this function's cost, paid on
-        // every location of every check.
-        let type = value?.split(separator: ";").first.map { part in
-            part.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed()
-        }.map { String($0).lowercased() }
+        let type = value?.split(separator: ";").first.map { String($0).trimmingSpaces().lowercased() }
         if type == "application/json" || type == "application/pkcs7-mime" { return nil }
         return ReportFinding(
             code: .originContentType, severity: .warning, source: source,
