@@ -186,7 +186,7 @@ let package = Package(
         // The real daemon against a fixture fleet, beside a bare libcurl (HTTPEngine) replay of its requests.
         .executableTarget(
             name: "daemon-benchmark",
-            dependencies: ["TestSupport", "HTTPEngine", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["TestSupport", "HTTPEngine", "Monitor", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strict),
         .executableTarget(
             name: "endpoint-benchmark", dependencies: ["Monitor", "MonitorCore", "AASA"], swiftSettings: strict),

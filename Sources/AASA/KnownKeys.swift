@@ -50,7 +50,7 @@ enum KnownKeys {
     }
 }
 
-extension String {
+extension StringProtocol {
     /// The string without leading and trailing ASCII spaces, tabs and line breaks (Foundation-free, and much
     /// cheaper than `trimmingCharacters(in:)`, whose CharacterSet lookups showed in per-check profiles).
     public func trimmingSpaces() -> String {

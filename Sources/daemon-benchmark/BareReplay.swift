@@ -1,12 +1,15 @@
 import Foundation
 import HTTPEngine
+import Monitor
 import TestSupport
 
 /// `daemon-benchmark bare <url-file> <port> <ca-file> <concurrency> <burst|paced>`: the limit the daemon is
 /// compared with.
 ///
 /// Replays, in order, every request the fixture fleet saw from the daemon, with the daemon's HTTP engine (libcurl
-/// multi) and nothing else: no evaluation, no database, no scheduler. It runs in its own process so that its
+/// multi, configured as the daemon configures it: the same transfer limit and connection cache, and the root-path
+/// request closing its connection as the daemon's does) and nothing else: no evaluation, no database, no
+/// scheduler. It runs in its own process so that its
 /// `getrusage` is its own, and prints one line: `RESULT requests=… failures=… cpu=… maxrss_kb=…`.
 /// A line `chain URL` reads the certificate chain, which libcurl does only on a fresh connection, as the daemon's
 /// first origin request of each check does. Every request waits for HTTP/2 multiplexing on an open connection to its host rather than opening another: the
@@ -24,7 +27,8 @@ enum BareReplay {
         // Built before the clock starts, so the figures are the requests' cost alone.
         let units = Unit.group(try lines.map { line in try request(line, rule: rule, caFile: caFile) })
         let before = ResourceUsage.now()
-        let engine = try CurlEngine(configuration: .init(maxConcurrentTransfers: concurrency))
+        let engine = try CurlEngine(
+            configuration: ProbeSettings(version: MonitorVersion.current, concurrency: concurrency).engineConfiguration)
         let start = ContinuousClock.now
         let failures = await withTaskGroup(of: Int.self) { group in
             var failures = 0
@@ -55,11 +59,14 @@ enum BareReplay {
         guard parts.count == 2, let offset = Int(parts[0]) else { throw BenchmarkError("bad replay line: \(line)") }
         let target = String(parts[1])
         let readsChain = target.hasPrefix("chain ")
-        let request = HTTPRequest(
-            url: readsChain ? String(target.dropFirst("chain ".count)) : target, userAgent: "aasa-monitor-benchmark",
+        let url = readsChain ? String(target.dropFirst("chain ".count)) : target
+        var request = HTTPRequest(
+            url: url, userAgent: "aasa-monitor-benchmark",
             timeout: .seconds(10), connectTimeout: .seconds(10), maxBodyBytes: 131_072, connectTo: [rule],
             trust: .only(caFile: caFile), readsCertificate: readsChain, describesRejectedCertificate: readsChain,
             waitsForMultiplexing: true)
+        // The daemon's root-path request is a domain's last origin request and closes the connection (DomainProbe).
+        request.closesConnection = url.hasSuffix("/apple-app-site-association") && !url.contains("/.well-known/")
         return Timed(request: request, offset: offset)
     }
 

@@ -36,6 +36,7 @@ public enum CheckRunner {
         var release = InOrderRelease<Compact>()
         try await withCurlEngine(configuration: settings.engineConfiguration) { engine in
             let probe = DomainProbe(engine: engine, settings: settings)
+            let memo = LintMemo()
             try await withThrowingTaskGroup(of: (Int, Compact).self) { group in
                 var pending = unique.enumerated().makeIterator()
                 func start() {
@@ -44,7 +45,7 @@ public enum CheckRunner {
                         let observation = await probe.observe(domain: target.domain, now: clock)
                         let report = DomainEvaluator.evaluate(
                             observation, expectations: target.expectations, settings: evaluation,
-                            now: observation.finishedAt)
+                            now: observation.finishedAt, memo: memo)
                         return (index, try compact(report))
                     }
                 }

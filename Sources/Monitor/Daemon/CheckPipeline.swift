@@ -23,6 +23,8 @@ struct CheckPipeline: Sendable {
     let engine: CurlEngine
     let store: MonitorStore
     let clock: @Sendable () -> Date
+    /// Bodies linted before, across domains and checks: an unchanged file is not parsed and linted again.
+    let memo = LintMemo()
 
     /// Runs `job`. Network problems are findings, never errors; a failing store write throws, and so does a check
     /// that failed while this process lacked descriptors or memory (`LocalResources.Fault`): nothing of it is kept.
@@ -36,7 +38,7 @@ struct CheckPipeline: Sendable {
             originSince: job.previous?.originHashSince)
         let report = DomainEvaluator.evaluate(
             observation, expectations: job.expectations, settings: job.evaluation, context: context,
-            now: observation.finishedAt)
+            now: observation.finishedAt, memo: memo)
         let outcome = try await store.record(report: report, policy: job.ledger)
         return Outcome(report: report, ledger: outcome)
     }

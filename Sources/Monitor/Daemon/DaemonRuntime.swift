@@ -4,10 +4,16 @@ import Foundation
 /// latest check found. The scheduler, the reload handler, the endpoint and the watchdog all go through it.
 actor DaemonRuntime {
     private(set) var configuration: MonitorConfiguration {
-        didSet { domainsByName = Self.index(configuration) }
+        didSet {
+            domainsByName = Self.index(configuration)
+            jobSettings = JobSettings(configuration)
+        }
     }
     /// The configured domains by name: a check's start and finish look their domain up without scanning the list.
     private var domainsByName: [String: DomainConfiguration]
+    /// What every job of this configuration carries, derived once per configuration rather than once per check
+    /// (the probe settings parse the `connect_to` rules).
+    private var jobSettings: JobSettings
     private var plan = SchedulePlan()
     private var inFlight: [String: Date] = [:]
     private var states: [String: DomainSummary]
@@ -33,6 +39,7 @@ actor DaemonRuntime {
         let configuration = configuration.restrictedToShard()
         self.configuration = configuration
         self.domainsByName = Self.index(configuration)
+        self.jobSettings = JobSettings(configuration)
         self.conditions = MonitorConditions(active: conditions)
         let configured = Set(configuration.domains.map(\.name))
         self.states = Dictionary(
@@ -85,7 +92,7 @@ actor DaemonRuntime {
         lastTick = now
         let room = configuration.http.concurrency - inFlight.count
         guard room > 0, let first = plan.nextWake, first <= now else { return [] }
-        var ledger = configuration.ledgerPolicy
+        var ledger = jobSettings.ledger
         ledger.heldSources = conditions.heldSources
         var jobs: [CheckPipeline.Job] = []
         for name in plan.takeDue(at: now, limit: room) {
@@ -101,8 +108,8 @@ actor DaemonRuntime {
             inFlight[name] = now
             jobs.append(
                 CheckPipeline.Job(
-                    domain: name, expectations: domain.expect, probe: configuration.probeSettings,
-                    evaluation: configuration.evaluationSettings, previous: states[name], ledger: ledger))
+                    domain: name, expectations: domain.expect, probe: jobSettings.probe,
+                    evaluation: jobSettings.evaluation, previous: states[name], ledger: ledger))
         }
         return jobs
     }
@@ -216,5 +223,18 @@ actor DaemonRuntime {
         return "watching \(configuration.domains.count) domains"
             + (summary.isEmpty ? "" : ": " + summary.joined(separator: ", "))
             + (monitor.isEmpty ? "" : "; " + monitor.joined(separator: ", "))
+    }
+}
+
+/// The settings a configuration gives every check job.
+private struct JobSettings {
+    var probe: ProbeSettings
+    var evaluation: EvaluationSettings
+    var ledger: LedgerPolicy
+
+    init(_ configuration: MonitorConfiguration) {
+        probe = configuration.probeSettings
+        evaluation = configuration.evaluationSettings
+        ledger = configuration.ledgerPolicy
     }
 }

@@ -32,19 +32,24 @@ public struct DomainProbe: Sendable {
     public func observe(domain: String, now: () -> Date) async -> DomainObservation {
         let startedAt = now()
         async let cdn = observeCDN(domain: domain)
+        // Decided once for the domain's three origin requests (its URLs are built from the domain, on port 443).
+        let originRouted = settings.routesThroughConnectTo(host: domain, port: 443)
         let wellKnown = await fetch(
             settings.request(
                 url: settings.wellKnownURL(for: domain), userAgent: settings.appleUserAgent,
-                readsCertificate: true))
+                readsCertificate: true),
+            viaConnectTo: originRouted)
         // Only now is the connection up (or known to be unreachable): the follow-ups reuse it. The root request
         // closes it when it is the last user. Not both: one that finished before the other reached libcurl would
         // close the connection under it and cost a second handshake (seen: 1.7 per check in the paced daemon). When
         // the plain request ends last, the idle connection is evicted by the cache's limit instead.
         async let wellKnownPlain = fetch(
-            settings.request(url: settings.wellKnownURL(for: domain), userAgent: settings.plainUserAgent))
+            settings.request(url: settings.wellKnownURL(for: domain), userAgent: settings.plainUserAgent),
+            viaConnectTo: originRouted)
         async let root = fetch(
             settings.request(
-                url: settings.rootURL(for: domain), userAgent: settings.appleUserAgent, closesConnection: true))
+                url: settings.rootURL(for: domain), userAgent: settings.appleUserAgent, closesConnection: true),
+            viaConnectTo: originRouted)
         let observation = DomainObservation(
             domain: domain,
             startedAt: startedAt,
@@ -68,16 +73,17 @@ public struct DomainProbe: Sendable {
     public func observeCDN(domain: String) async -> FetchObservation {
         let request = settings.request(
             url: settings.cdnURL(for: domain), userAgent: settings.plainUserAgent, waitsForMultiplexing: true)
-        let first = await fetch(request)
+        let routed = settings.routesThroughConnectTo(request.url)
+        let first = await fetch(request, viaConnectTo: routed)
         guard let failure = first.failure, failure.kind == .other || failure.kind == .connect, !Task.isCancelled
         else { return first }
-        return await fetch(request)
+        return await fetch(request, viaConnectTo: routed)
     }
 
-    /// Performs `request` and turns whatever happens into an observation.
-    private func fetch(_ request: HTTPRequest) async -> FetchObservation {
+    /// Performs `request` and turns whatever happens into an observation; `viaConnectTo` says whether a
+    /// `connect-to` rule sends it elsewhere (decided by the caller, once per host rather than once per request).
+    private func fetch(_ request: HTTPRequest, viaConnectTo: Bool) async -> FetchObservation {
         let userAgent = request.userAgent ?? ""
-        let viaConnectTo = settings.routesThroughConnectTo(request.url)
         do {
             let response = try await engine.perform(request)
             return FetchObservation(response: response, userAgent: userAgent, viaConnectTo: viaConnectTo)

@@ -83,7 +83,12 @@ public struct ProbeSettings: Sendable, Hashable {
         guard !connectTo.isEmpty else { return false }
         guard let components = URLComponents(string: url), let host = components.host else { return false }
         let port = components.port ?? (components.scheme?.lowercased() == "http" ? 80 : 443)
-        return ConnectToRule.firstMatch(in: connectTo, host: host, port: port) != nil
+        return routesThroughConnectTo(host: host, port: port)
+    }
+
+    /// Whether a `connect-to` rule sends requests for `host` on `port` elsewhere; no URL to parse.
+    public func routesThroughConnectTo(host: String, port: Int) -> Bool {
+        !connectTo.isEmpty && ConnectToRule.firstMatch(in: connectTo, host: host, port: port) != nil
     }
 
     /// A request for `url` with these settings: no redirects followed, the body cap, strict TLS, no proxy.

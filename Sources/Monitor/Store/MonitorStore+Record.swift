@@ -64,7 +64,7 @@ extension MonitorStore {
         switch outcome.run {
         case .extend(let open, let lastSeen):
             try db.cachedStatement(sql: "UPDATE runs SET last_seen = ?, checks = checks + 1 WHERE id = ?")
-                .execute(arguments: [lastSeen, open.id])
+                .execute(arguments: [StoredDate.value(lastSeen), open.id])
             run = open
         case .start(let new):
             try db.cachedStatement(
@@ -75,7 +75,8 @@ extension MonitorStore {
                     """
             ).execute(
                 arguments: [
-                    new.domain, new.firstSeen, new.lastSeen, new.checks, new.verdict.rawValue,
+                    new.domain, StoredDate.value(new.firstSeen), StoredDate.value(new.lastSeen), new.checks,
+                    new.verdict.rawValue,
                     StoredHex.documentHash.value(new.originHash), StoredHex.documentHash.value(new.cdnHash),
                     StoredHex.runKey.value(new.key), try StoreCoding.encode(new.report), new.opensHistory,
                 ])

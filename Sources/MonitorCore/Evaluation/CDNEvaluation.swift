@@ -20,7 +20,8 @@ struct CDNEvaluation: Sendable {
         originBroken: Bool,
         settings: EvaluationSettings,
         context: EvaluationContext,
-        now: Date
+        now: Date,
+        memo: LintMemo? = nil
     ) -> CDNEvaluation {
         var result = CDNEvaluation(facts: CDNFacts(url: fetch.url, totalSeconds: fetch.totalSeconds))
         guard let response = fetch.response else {
@@ -39,7 +40,8 @@ struct CDNEvaluation: Sendable {
         result.facts.fill(status: response.status, headers: headers, now: now)
         switch response.status {
         case 200:
-            result.evaluateCopy(response.body, origin: origin, originBroken: originBroken, settings, context, now)
+            result.evaluateCopy(
+                response.body, origin: origin, originBroken: originBroken, settings, context, now, memo: memo)
         case 404:
             result.findings.append(CDNFinding.missing(headers))
         default:
@@ -59,9 +61,11 @@ struct CDNEvaluation: Sendable {
         originBroken: Bool,
         _ settings: EvaluationSettings,
         _ context: EvaluationContext,
-        _ now: Date
+        _ now: Date,
+        memo: LintMemo?
     ) {
-        let parsed = AASALint.lint(body)
+        let linted = memo.linted(body)
+        let parsed = linted.parsed
         guard let copy = parsed.document else {
             let reason = parsed.findings.first(where: { $0.severity == .error })?.message ?? "it does not parse"
             findings.append(
@@ -72,9 +76,8 @@ struct CDNEvaluation: Sendable {
             return
         }
         document = copy
-        let canonical = CanonicalJSON.bytes(of: copy.json)
-        canonicalText = String(decoding: canonical, as: UTF8.self)
-        let hash = CanonicalJSON.hash(canonicalBytes: canonical)
+        canonicalText = linted.canonicalText
+        let hash = linted.canonicalHash ?? CanonicalJSON.hash(canonicalBytes: CanonicalJSON.bytes(of: copy.json))
         facts.canonicalHash = hash
         // Lint findings of Apple's copy are reported but never decide the verdict: the origin is what can be fixed.
         findings += parsed.findings.filter { $0.findingCode.family == .document }.map {

@@ -43,7 +43,7 @@ struct CDNHeaders: Sendable, Hashable {
             }
         }
         from =
-            kept["apple-from"]?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            kept["apple-from"]?.split(separator: ",").map { $0.trimmingSpaces() }
             .filter { !$0.isEmpty } ?? []
         tryDirect = kept["apple-try-direct"]
         originFormat = kept["apple-origin-format"]
@@ -62,7 +62,7 @@ struct CDNHeaders: Sendable, Hashable {
     /// A count of seconds from a header: digits only, at most one year; anything else is dropped or clamped with
     /// a note.
     private mutating func clampedSeconds(_ raw: String, name: String) -> Int? {
-        let digits = raw.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+        let digits = Self.unquoted(raw)
         guard !digits.isEmpty, digits.allSatisfy(\.isASCIIDigit) else {
             notes.append("\(name) \"\(digits.prefix(40))\" is not a number of seconds; ignored")
             return nil
@@ -98,20 +98,26 @@ struct CDNHeaders: Sendable, Hashable {
         return (detail, clamped)
     }
 
-    /// The raw `s-maxage` (which shared caches prefer) and `max-age` of `Cache-Control`, unquoted.
+    /// The raw `s-maxage` (which shared caches prefer) and `max-age` of `Cache-Control`, unquoted and lower-cased.
     static func maxAges(_ cacheControl: String) -> (shared: String?, own: String?) {
         var maxAge: String?
         var sharedMaxAge: String?
         for directive in cacheControl.split(separator: ",") {
-            let parts = directive.split(separator: "=", maxSplits: 1).map {
-                $0.trimmingCharacters(in: .whitespaces).lowercased()
-            }
-            guard parts.count == 2 else { continue }
-            let value = parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
-            if parts[0] == "max-age" { maxAge = value }
-            if parts[0] == "s-maxage" { sharedMaxAge = value }
+            guard let equals = directive.firstIndex(of: "=") else { continue }
+            let name = directive[..<equals].trimmingSpaces().lowercased()
+            guard name == "max-age" || name == "s-maxage" else { continue }
+            let value = unquoted(directive[directive.index(after: equals)...]).lowercased()
+            if name == "max-age" { maxAge = value } else { sharedMaxAge = value }
         }
         return (sharedMaxAge, maxAge)
+    }
+
+    /// A header value without surrounding blanks (HTTP's optional white space) and double quotes.
+    static func unquoted(_ raw: some StringProtocol) -> String {
+        var value = Substring(raw.trimmingSpaces())
+        while value.first == "\"" { value.removeFirst() }
+        while value.last == "\"" { value.removeLast() }
+        return String(value)
     }
 
 }

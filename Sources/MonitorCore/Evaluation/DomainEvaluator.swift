@@ -9,16 +9,18 @@ import Foundation
 /// ```
 public enum DomainEvaluator {
     /// Evaluates `observation`. `context` carries what earlier checks knew (since when Apple's copy is stale);
-    /// `now` is the time of the check, used for certificate expiry and staleness.
+    /// `now` is the time of the check, used for certificate expiry and staleness. `memo` spares linting bytes it
+    /// has linted before; the report is the same without it.
     public static func evaluate(
         _ observation: DomainObservation,
         expectations: Expectations = Expectations(),
         settings: EvaluationSettings = EvaluationSettings(),
         context: EvaluationContext = EvaluationContext(),
-        now: Date
+        now: Date,
+        memo: LintMemo? = nil
     ) -> DomainReport {
         let wellKnown = LocationEvaluation.evaluate(
-            observation.wellKnown, source: .wellKnown, settings: settings, now: now)
+            observation.wellKnown, source: .wellKnown, settings: settings, now: now, memo: memo)
         var findings = wellKnown.findings
         if let plain = observation.wellKnownPlain,
             let finding = OriginConsistency.botBlocked(
@@ -34,7 +36,7 @@ public enum DomainEvaluator {
             let root =
                 LocationEvaluation.sameAnswer(rootFetch, observation.wellKnown)
                 ? LocationEvaluation.reusing(wellKnown, for: rootFetch, source: .root, settings: settings, now: now)
-                : LocationEvaluation.evaluate(rootFetch, source: .root, settings: settings, now: now)
+                : LocationEvaluation.evaluate(rootFetch, source: .root, settings: settings, now: now, memo: memo)
             rootFacts = root.facts
             // The root path is legacy: its problems matter only when .well-known fails or the root serves a file.
             if wellKnownBroken || root.servesFile { findings += root.findings }
@@ -52,7 +54,7 @@ public enum DomainEvaluator {
         if let cdnFetch = observation.cdn {
             let cdn = CDNEvaluation.evaluate(
                 cdnFetch, origin: wellKnown, originBroken: wellKnownBroken, settings: settings, context: context,
-                now: now)
+                now: now, memo: memo)
             findings += cdn.findings
             cdnFacts = cdn.facts
             diff = cdn.diff

@@ -51,7 +51,8 @@ struct LocationEvaluation: Sendable {
         _ fetch: FetchObservation,
         source: FindingSource,
         settings: EvaluationSettings,
-        now: Date
+        now: Date,
+        memo: LintMemo? = nil
     ) -> LocationEvaluation {
         var facts = LocationFacts(
             url: fetch.url, primaryIP: fetch.primaryIP, totalSeconds: fetch.totalSeconds,
@@ -79,7 +80,8 @@ struct LocationEvaluation: Sendable {
         if let finding = TransportFinding.contentType(facts.contentType, source: source) {
             findings.append(finding)
         }
-        let parsed = AASALint.lint(response.body)
+        let body = memo.linted(response.body)
+        let parsed = body.parsed
         facts.signed = parsed.isSigned
         var linted = parsed.findings.map { ReportFinding(linted: $0, source: source) }
         if parsed.document == nil, TransportFinding.looksLikeHTML(response.body) {
@@ -94,9 +96,8 @@ struct LocationEvaluation: Sendable {
         var result = LocationEvaluation(findings: findings, facts: facts, servesFile: true)
         if let document = parsed.document {
             result.document = document
-            let canonical = CanonicalJSON.bytes(of: document.json)
-            result.canonicalHash = CanonicalJSON.hash(canonicalBytes: canonical)
-            result.canonicalText = String(decoding: canonical, as: UTF8.self)
+            result.canonicalHash = body.canonicalHash
+            result.canonicalText = body.canonicalText
             result.facts.canonicalHash = result.canonicalHash
         }
         return result
