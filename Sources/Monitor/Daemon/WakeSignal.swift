@@ -13,6 +13,9 @@ final class WakeSignal: Sendable {
 
     private let state = Mutex(State())
 
+    /// Whether a notification waits for the next `wait` (what the runtime's tests look at).
+    var isPending: Bool { state.withLock { $0.pending } }
+
     func notify() {
         let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
             guard let waiter = state.waiter else {

@@ -20,7 +20,9 @@ extension MonitorStore {
 
     /// The domain's snapshot for the ledger: state, alert states, open run, and the previous origin document
     /// when the report shows another meaning.
-    static func snapshot(_ db: Database, report: DomainReport, path: String) throws -> DomainSnapshot {
+    static func snapshot(
+        _ db: Database, report: DomainReport, path: String, memo: StateMemo? = nil
+    ) throws -> DomainSnapshot {
         let domain = report.domain
         var snapshot = DomainSnapshot()
         if let row = try Row.fetchOne(
@@ -31,8 +33,14 @@ extension MonitorStore {
                     """),
             arguments: [domain])
         {
-            snapshot.state = try StoreReader.decode(
-                DomainState.self, row["state_json"], what: "state of \(domain)", path: path)
+            let stored: Data = row["state_json"]
+            if let known = memo?.state(of: domain, stored: stored) {
+                snapshot.state = known
+            } else {
+                let state = try StoreReader.decode(DomainState.self, stored, what: "state of \(domain)", path: path)
+                memo?.remember(state, stored: stored)
+                snapshot.state = state
+            }
             if let id: Int64 = row["run_id"], let key = StoredHex.runKey.text(row["run_key"]) {
                 snapshot.run = RunMark(id: id, key: key)
             }
@@ -57,7 +65,7 @@ extension MonitorStore {
     ///
     /// Documents are written only when a run starts: a repeated outcome has the same meanings, which its open run
     /// (or the domain's state) already references, and retention never removes a referenced document.
-    static func write(_ db: Database, outcome: LedgerOutcome, report: DomainReport) throws {
+    static func write(_ db: Database, outcome: LedgerOutcome, report: DomainReport, memo: StateMemo? = nil) throws {
         let checkedAt = report.checkedAt
         if case .start = outcome.run { try insertDocuments(db, outcome.documents, seenAt: checkedAt) }
         let run: RunMark
@@ -88,6 +96,7 @@ extension MonitorStore {
         // the origin is broken).
         let originHash = state.originHash == report.originHash ? nil : state.originHash
         let cdnHash = state.cdnHash == report.cdnHash ? nil : state.cdnHash
+        let storedState = try StoreCoding.encode(state)
         // An upsert updates the row in place; REPLACE would delete and re-insert it, moving its rowid and index entry.
         try db.cachedStatement(
             sql: """
@@ -97,9 +106,10 @@ extension MonitorStore {
                 """
         ).execute(
             arguments: [
-                state.domain, try StoreCoding.encode(state), StoredHex.documentHash.value(originHash),
+                state.domain, storedState, StoredHex.documentHash.value(originHash),
                 StoredHex.documentHash.value(cdnHash), run.id,
             ])
+        memo?.remember(state, stored: storedState)
         // The domain's first run stands for its first events (`FirstRunEvents`); `history` reads them from it.
         for event in FirstRunEvents.stored(outcome.timeline, run: outcome.run) {
             try db.cachedStatement(sql: "INSERT INTO timeline (domain, at, kind, detail_json) VALUES (?, ?, ?, ?)")

@@ -20,6 +20,8 @@ public final class MonitorStore: Sendable {
 
     /// Batches the checks' transactions (`GroupCommit`).
     let groupCommit: GroupCommit
+    /// Spares decoding the state a domain's last check wrote.
+    let stateMemo = StateMemo()
 
     init(writer: any DatabaseWriter, path: String, health: StoreHealth = StoreHealth()) {
         let tracked = TrackedWriter(database: writer, health: health)
@@ -100,13 +102,14 @@ public final class MonitorStore: Sendable {
     @discardableResult
     public func record(report: DomainReport, policy: LedgerPolicy = .quiet) async throws -> LedgerOutcome {
         let path = path
+        let memo = stateMemo
         return try await groupCommit.record { db in
-            let snapshot = try Self.snapshot(db, report: report, path: path)
+            let snapshot = try Self.snapshot(db, report: report, path: path, memo: memo)
             var generator = SystemRandomNumberGenerator()
             let outcome = DomainLedger.apply(
                 snapshot, report: report, policy: policy,
                 makeID: { EventID.make(at: report.checkedAt, using: &generator) })
-            try Self.write(db, outcome: outcome, report: report)
+            try Self.write(db, outcome: outcome, report: report, memo: memo)
             return outcome
         }
     }
