@@ -148,7 +148,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "engine-benchmark",
-            dependencies: ["HTTPEngine", "TestSupport"],
+            dependencies: ["HTTPEngine", "Monitor", "TestSupport"],
             swiftSettings: strict
         ),
         // The real-world corpus (Tests/AASATests/Resources/corpus, with its provenance) travels with the tests.

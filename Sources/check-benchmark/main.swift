@@ -61,7 +61,7 @@ let server = try await FixtureServer.start(certificate: .valid(for: "*.bench.tes
 print("fixture server on 127.0.0.1:\(server.port); binary \(binary); bare client \(bare ?? "none")")
 print(
     "\(runs) runs per size, medians; check --concurrency \(concurrency) --\(format), domains as \(domainsVia); "
-        + "bare client at 2× transfers")
+        + "bare client at 2× transfers, its engine configured as check's")
 print("client | domains | wall s | CPU s | CPU ms/1000 URLs | peak RSS MB | CPU vs bare | ready | TLS/domain")
 
 /// The median of each figure over `samples`.

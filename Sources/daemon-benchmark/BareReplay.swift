@@ -9,12 +9,14 @@ import TestSupport
 /// Replays, in order, every request the fixture fleet saw from the daemon, with the daemon's HTTP engine (libcurl
 /// multi, configured as the daemon configures it: the same transfer limit and connection cache, and the root-path
 /// request closing its connection as the daemon's does) and nothing else: no evaluation, no database, no
-/// scheduler. It runs in its own process so that its
-/// `getrusage` is its own, and prints one line: `RESULT requests=… failures=… cpu=… maxrss_kb=…`.
-/// A line `chain URL` reads the certificate chain, which libcurl does only on a fresh connection, as the daemon's
-/// first origin request of each check does. Every request waits for HTTP/2 multiplexing on an open connection to its host rather than opening another: the
-/// daemon fetches an origin's first URL alone and the rest on that warm connection, so it too makes about one TLS
-/// handshake per check (the benchmark prints both handshake counts, so a difference shows).
+/// scheduler. It runs in its own process so that its `getrusage` is its own, and prints one line:
+/// `RESULT requests=… failures=… cpu=… maxrss_kb=…`.
+///
+/// A line `chain URL` reads the certificate, which libcurl does only on a fresh connection, as the daemon's first
+/// origin request of each check does. Every request waits for HTTP/2 multiplexing on an open connection to its
+/// host rather than opening another: the daemon fetches an origin's first URL alone and the rest on that warm
+/// connection, so it too makes about one TLS handshake per check (the benchmark prints both handshake counts, so a
+/// difference shows).
 enum BareReplay {
     /// How the replay is timed: `burst` sends each request as soon as a slot is free (the least CPU libcurl needs:
     /// busy threads never sleep); `paced` starts each check at the moment the daemon started it, so the client

@@ -1,12 +1,16 @@
 import Foundation
 import HTTPEngine
+import Monitor
 import TestSupport
 
 /// `engine-benchmark fleet <n> <h2|h1> <port> <ca-file> <concurrency>`: fetches `n` URLs from `n/4` host names
 /// with one engine, the way a check cycle does, and prints one `RESULT` line with its own CPU and memory use.
 ///
-/// Each host is fetched 4 times: the first request alone (one TLS handshake per host), then the other three on
-/// the warm connection (concurrently over HTTP/2, in sequence over HTTP/1.1, which cannot share a connection).
+/// Each host is fetched 4 times: the first request alone (one TLS handshake per host, its certificate read as the
+/// probe reads it), then the other three on the warm connection (concurrently over HTTP/2, in sequence over
+/// HTTP/1.1, which cannot share a connection), the last closing it. The engine is configured as `check`'s is
+/// (`ProbeSettings.engineConfiguration` for as many domains at once as it fetches hosts at once), so `check-benchmark` compares
+/// `check` with the same libcurl work and nothing else.
 enum Fleet {
     static let requestsPerHost = 4
 
@@ -15,12 +19,13 @@ enum Fleet {
         let hosts = max(1, count / requestsPerHost)
         let before = ResourceUsage.now()
         let started = ContinuousClock.now
-        let engine = try CurlEngine(configuration: .init(maxConcurrentTransfers: concurrency))
+        // About `concurrency` transfers in flight: each host task has up to 3 at once after its first.
+        let hostWindow = max(1, http1 ? concurrency : concurrency / 2)
+        let engine = try CurlEngine(
+            configuration: ProbeSettings(version: MonitorVersion.current, concurrency: hostWindow).engineConfiguration)
         let failures = try await withThrowingTaskGroup(of: Int.self) { group in
             var next = 0
             var failures = 0
-            // About `concurrency` transfers in flight: each host task has up to 3 at once after its first.
-            let hostWindow = max(1, http1 ? concurrency : concurrency / 2)
             while next < min(hostWindow, hosts) {
                 let index = next
                 group.addTask { await fetchHost(index, engine: engine, rule: rule, caFile: caFile, http1: http1) }
@@ -61,13 +66,17 @@ enum Fleet {
             httpVersion: http1 ? .http1_1Only : .http2PreferredOverTLS
         )
         request.timeout = .seconds(60)
-        let warmRequest = request
-        var failures = await fetch(request, engine: engine)
+        var first = request
+        first.readsCertificate = true
+        var last = request
+        last.closesConnection = true
+        let followUps = Array(repeating: request, count: requestsPerHost - 2) + [last]
+        var failures = await fetch(first, engine: engine)
         if http1 {
-            for _ in 1..<requestsPerHost { failures += await fetch(request, engine: engine) }
+            for followUp in followUps { failures += await fetch(followUp, engine: engine) }
         } else {
             failures += await withTaskGroup(of: Int.self) { group in
-                for _ in 1..<requestsPerHost { group.addTask { await fetch(warmRequest, engine: engine) } }
+                for followUp in followUps { group.addTask { await fetch(followUp, engine: engine) } }
                 return await group.reduce(0, +)
             }
         }
