@@ -59,26 +59,34 @@ struct ConnectionReuseTests {
         }
     }
 
-    @Test("requests that close their connection share it first, then leave nothing idle")
+    @Test("a closing request that ends first does not cut off one in flight, and closing requests leave nothing idle")
     func closingRequestsShareThenClose() async throws {
-        try await withFixtureServer(certificate: .valid(for: "origin.test"), routes: [FixtureRoute("/", .text("x"))]) {
-            server in
+        try await withFixtureServer(
+            certificate: .valid(for: "origin.test"),
+            routes: [
+                FixtureRoute("/", .text("x")),
+                FixtureRoute("/slow", FixtureResponse(status: 200, body: .bytes([0x78]), delay: .milliseconds(300))),
+            ]
+        ) { server in
             try await withCurlEngine { engine in
                 let opening = try fixtureRequest("https://origin.test/", server: server)
                 _ = try await engine.perform(opening)
-                var closingRequest = opening
-                closingRequest.closesConnection = true
-                let closing = closingRequest
-                // Two streams on the one HTTP/2 connection: the first to finish must not cut the other off.
-                let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
-                    for _ in 0..<2 { group.addTask { try await engine.perform(closing).status } }
-                    return try await group.reduce(into: []) { $0.append($1) }
+                var fast = opening
+                fast.closesConnection = true
+                var slow = try fixtureRequest("https://origin.test/slow", server: server)
+                slow.closesConnection = true
+                // The slow stream is at the server before the fast one starts, so the fast one ends while the slow
+                // one is in flight: its close must not cut the slow one off. (They share the opening connection when
+                // libcurl reuses it; under a loaded test run it has opened a second one, so that is not asserted.)
+                async let slowStatus = engine.perform(slow).status
+                _ = try await server.waitUntil("the slow request in flight") { $0.requests.count == 2 }
+                #expect(try await engine.perform(fast).status == 200)
+                #expect(try await slowStatus == 200)
+                let used = try await server.waitUntil("every connection closed by its last user") {
+                    $0.connectionsClosed == $0.connectionsAccepted
                 }
-                #expect(statuses == [200, 200])
-                #expect(server.activity.tlsHandshakesCompleted == 1, "both reused the opening connection")
-                try await server.waitUntil("the connection closed by its last user") { $0.connectionsClosed == 1 }
                 _ = try await engine.perform(opening)
-                #expect(server.activity.connectionsAccepted == 2, "nothing idle was left to reuse")
+                #expect(server.activity.connectionsAccepted == used.connectionsAccepted + 1, "nothing idle to reuse")
             }
         }
     }

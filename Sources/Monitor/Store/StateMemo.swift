@@ -7,8 +7,10 @@ import Synchronization
 /// A check reads its domain's state and writes it back changed; the next check decoded (inflate and JSON) the very
 /// bytes the last one wrote: ~1.4% of the daemon's CPU per check. A read whose bytes are those remembered takes the
 /// remembered value; any other bytes (a write that was rolled back, a database restored from a backup) are decoded.
-/// So the memo can miss but never be wrong. It holds one entry per domain; past `maximumDomains` (domains removed
-/// by reloads pile up) it starts over.
+/// So the memo can miss but never return another state. (The value is the one the bytes were made from; decoding
+/// them can differ in a date's last bit, below a microsecond, because JSON holds seconds since 1970 and `Date`
+/// counts from 2001: nothing the monitor reports resolves that.) It holds one entry per domain; past
+/// `maximumDomains` (domains removed by reloads pile up) it starts over.
 final class StateMemo: Sendable {
     let maximumDomains: Int
     private let entries = Mutex<[String: Entry]>([:])

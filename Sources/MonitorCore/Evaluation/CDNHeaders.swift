@@ -103,7 +103,9 @@ struct CDNHeaders: Sendable, Hashable {
         var maxAge: String?
         var sharedMaxAge: String?
         for directive in cacheControl.split(separator: ",") {
-            guard let equals = directive.firstIndex(of: "=") else { continue }
+            // A directive without a value (`max-age=` and nothing) is skipped, as if it were absent.
+            guard let equals = directive.firstIndex(of: "="), directive.index(after: equals) < directive.endIndex
+            else { continue }
             let name = directive[..<equals].trimmingSpaces().lowercased()
             guard name == "max-age" || name == "s-maxage" else { continue }
             let value = unquoted(directive[directive.index(after: equals)...]).lowercased()

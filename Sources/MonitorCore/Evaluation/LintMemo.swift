@@ -21,8 +21,9 @@ struct LintedBody: Sendable {
 /// once: Apple's copy is often byte for byte the origin's, and a fleet often serves one file from many domains.
 ///
 /// A hit is the same bytes, compared whole, so a result never differs from linting again; only the CPU does. It
-/// holds at most `maximumEntries` bodies and `maximumBytes` of them (the least recently used leave first), and a
-/// body larger than a quarter of that is linted without being kept.
+/// holds at most `maximumEntries` bodies and about `maximumBytes` of them with what was made of them (body and
+/// canonical text, and 256 bytes a finding: a hostile file can carry tens of thousands); the least recently used
+/// leave first, and a result costing more than a quarter of `maximumBytes` is returned without being kept.
 public final class LintMemo: Sendable {
     public let maximumEntries: Int
     public let maximumBytes: Int
@@ -38,6 +39,7 @@ public final class LintMemo: Sendable {
     private struct Entry {
         var linted: LintedBody
         var lastUse: UInt64
+        var cost: Int
     }
 
     public init(maximumEntries: Int = 64, maximumBytes: Int = 1 << 20) {
@@ -47,33 +49,35 @@ public final class LintMemo: Sendable {
 
     /// How many bodies it holds now.
     public var count: Int { state.withLock { $0.entries.count } }
+    /// About how many bytes it holds (the measure `maximumBytes` bounds).
+    public var bytes: Int { state.withLock { $0.bytes } }
     /// How many times a body was found and not linted again.
     public var hits: Int { state.withLock { $0.hits } }
 
     /// The lint of `body`, remembered or made now (outside the lock: two threads may both lint a new body once).
     func linted(_ body: [UInt8]) -> LintedBody {
         let remembered = state.withLock { state -> LintedBody? in
-            guard let entry = state.entries[body] else { return nil }
+            guard let index = state.entries.index(forKey: body) else { return nil }
             state.uses += 1
             state.hits += 1
-            state.entries[body]?.lastUse = state.uses
-            return entry.linted
+            state.entries.values[index].lastUse = state.uses
+            return state.entries.values[index].linted
         }
         if let remembered { return remembered }
         let linted = LintedBody(body)
-        guard body.count <= maximumBytes / 4 else { return linted }
+        let cost = body.count + (linted.canonicalText?.utf8.count ?? 0) + 256 * linted.parsed.findings.count
+        guard cost <= maximumBytes / 4 else { return linted }
         state.withLock { state in
             state.uses += 1
-            // Linted meanwhile by another check: the body is counted already.
-            guard state.entries.updateValue(Entry(linted: linted, lastUse: state.uses), forKey: body) == nil else {
-                return
-            }
-            state.bytes += body.count
+            // Linted meanwhile by another check: it is counted already.
+            guard state.entries.index(forKey: body) == nil else { return }
+            state.entries[body] = Entry(linted: linted, lastUse: state.uses, cost: cost)
+            state.bytes += cost
             while state.entries.count > maximumEntries || state.bytes > maximumBytes,
-                let oldest = state.entries.min(by: { $0.value.lastUse < $1.value.lastUse })?.key
+                let oldest = state.entries.min(by: { $0.value.lastUse < $1.value.lastUse })
             {
-                state.entries[oldest] = nil
-                state.bytes -= oldest.count
+                state.entries[oldest.key] = nil
+                state.bytes -= oldest.value.cost
             }
         }
         return linted

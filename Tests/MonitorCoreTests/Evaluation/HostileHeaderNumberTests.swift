@@ -28,6 +28,21 @@ struct HostileHeaderNumberTests {
         _ = try JSONEncoder().encode(report)
     }
 
+    @Test("a directive with nothing after = is skipped; blanks and quotes around a value are not part of it")
+    func emptyAndQuotedDirectives() throws {
+        for (value, expected) in [
+            ("max-age=300, max-age=", 300), ("s-maxage=, max-age=300", 300), (#" Max-Age = "120" "#, 120),
+            ("no-cache, max-age=\t60\t", 60),
+        ] {
+            let report = F.evaluate(
+                F.observation(cdn: F.json(F.olderDocument, headers: [HeaderField(name: "Cache-Control", value: value)]))
+            )
+            let cdn = try #require(report.cdn)
+            #expect(cdn.maxAge == expected, "Cache-Control: \(value)")
+            #expect(cdn.notes == nil, "Cache-Control: \(value)")
+        }
+    }
+
     @Test("an unreadable s-maxage is noted and leaves max-age in force")
     func unreadableSharedMaxAge() throws {
         let headers = [HeaderField(name: "Cache-Control", value: "s-maxage=abc, max-age=300")]

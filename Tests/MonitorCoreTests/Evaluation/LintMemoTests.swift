@@ -41,29 +41,41 @@ struct LintMemoTests {
         #expect(memo.hits == 1)
     }
 
-    @Test("it keeps at most its number of bodies and its bytes, and no body over a quarter of them")
+    @Test("it keeps at most its number of bodies and about its bytes, findings counted, and no result over a quarter")
     func bounded() {
-        let byCount = LintMemo(maximumEntries: 2, maximumBytes: 1 << 20)
-        for index in 0..<5 {
-            _ = DomainEvaluator.evaluate(
-                F.observation(wellKnown: F.json(F.document + String(repeating: " ", count: index)), cdn: nil),
-                now: F.now, memo: byCount)
+        func fill(_ memo: LintMemo, bodies: Int) {
+            for index in 0..<bodies {
+                _ = DomainEvaluator.evaluate(
+                    F.observation(wellKnown: F.json(F.document + String(repeating: " ", count: index)), cdn: nil),
+                    now: F.now, memo: memo)
+            }
         }
+        let byCount = LintMemo(maximumEntries: 2, maximumBytes: 1 << 20)
+        fill(byCount, bodies: 5)
         #expect(byCount.count == 2)
 
-        let size = F.document.utf8.count
-        let byBytes = LintMemo(maximumEntries: 100, maximumBytes: size * 4 + 28)
-        for index in 0..<8 {
-            _ = DomainEvaluator.evaluate(
-                F.observation(wellKnown: F.json(F.document + String(repeating: " ", count: index)), cdn: nil),
-                now: F.now, memo: byBytes)
-        }
-        // Bodies of size, size + 1, … size + 7 bytes, each under a quarter of the limit: the last four fit in it
-        // (4 × size + 22 bytes), five would not.
-        #expect(byBytes.count == 4)
+        let one = LintMemo()
+        fill(one, bodies: 1)
+        let cost = one.bytes
+        #expect(cost >= F.document.utf8.count)
+        // Room for four or five results: eight bodies leave some out, and never more than the limit in.
+        let byBytes = LintMemo(maximumEntries: 100, maximumBytes: cost * 4 + 40)
+        fill(byBytes, bodies: 8)
+        #expect((4...5).contains(byBytes.count))
+        #expect(byBytes.bytes <= cost * 4 + 40)
 
-        let tooLarge = LintMemo(maximumEntries: 100, maximumBytes: size * 4 - 1)
-        _ = DomainEvaluator.evaluate(F.observation(cdn: nil), now: F.now, memo: tooLarge)
+        let tooLarge = LintMemo(maximumEntries: 100, maximumBytes: cost * 4 - 1)
+        fill(tooLarge, bodies: 1)
         #expect(tooLarge.count == 0)
+
+        // A hostile file's findings are what it costs, not its bytes: 300 entries, each with an unknown key.
+        let entries = (0..<300).map { #"{"appIDs":["ABCDE12345.com.x\#($0)"],"components":[{"/":"/a","x\#($0)":1}]}"# }
+        let body = #"{"applinks":{"details":[\#(entries.joined(separator: ","))]}}"#
+        let lintFindings = AASALint.lint(Array(body.utf8)).findings.count
+        #expect(lintFindings >= 300)
+        let findings = LintMemo()
+        _ = DomainEvaluator.evaluate(F.observation(wellKnown: F.json(body), cdn: nil), now: F.now, memo: findings)
+        #expect(findings.count == 1)
+        #expect(findings.bytes >= 256 * lintFindings)
     }
 }

@@ -21,7 +21,7 @@ struct StoredDateTests {
             Date(timeIntervalSince1970: 1_795_441_267.6142027),
         ]
         for _ in 0..<5_000 {
-            dates.append(Date(timeIntervalSince1970: Double.random(in: -2e10...1e10, using: &generator)))
+            dates.append(Date(timeIntervalSince1970: Double.random(in: 0...1e10, using: &generator)))
             dates.append(
                 Date(timeIntervalSince1970: Double(Int.random(in: 0...4_000_000_000, using: &generator)) / 1000))
         }
