@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import Synchronization
 
 /// Whether this process has the descriptors and memory a check needs: when it has not, a failed fetch is our
 /// fault, not the origin's.
@@ -18,14 +19,30 @@ enum LocalResources {
     /// Descriptors that must stay free for the check to count (a check uses up to about 4 at once).
     static let margin = 16
 
-    /// The fault behind `observation`'s failures, if this process lacks resources now.
-    static func fault(after observation: DomainObservation) -> Fault? {
+    /// The last time a probe found this process short of resources.
+    private static let lastFault = Mutex<Date?>(nil)
+
+    /// The fault behind `observation`'s failures: this process lacks resources now, or lacked them at some moment
+    /// since the check started (`now` is when the check ended).
+    static func fault(after observation: DomainObservation, now: Date = Date()) -> Fault? {
         let fetches =
             [observation.wellKnown]
             + [observation.wellKnownPlain, observation.root, observation.cdn]
             .compactMap { $0 }
         guard fetches.contains(where: { $0.failure != nil }) else { return nil }
-        return probe()
+        if let fault = probe() {
+            noteFault(at: now)
+            return fault
+        }
+        guard let last = lastFault.withLock({ $0 }), last >= observation.startedAt else { return nil }
+        return Fault(
+            reason: "this process ran short of file descriptors or memory while the check ran (at "
+                + "\(RFC3339.string(last)))" + advice)
+    }
+
+    /// Records that this process was short of resources at `date` (the latest such moment is kept).
+    static func noteFault(at date: Date) {
+        lastFault.withLock { last in last = max(last ?? date, date) }
     }
 
     /// Tries to open a socket and counts the free descriptors.
