@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 
 // check-benchmark: wall time, client CPU and peak RSS of `aasa-monitor check` for 100, 1,000 and 10,000 fixture
-// domains, beside the same figures of the bare client (`engine-benchmark fleet`: the HTTP engine alone, fetching
+// domains, beside the same figures of the bare client (`engine-benchmark fleet … like-check`: the HTTP engine alone, fetching
 // the same number of URLs, 4 per domain, as a check does: `.well-known` twice, the root and Apple's CDN).
 //
 // One fixture server (wildcard certificate `*.bench.test`, minted now) in this process plays every origin and Apple's
@@ -96,6 +96,7 @@ for size in sizes {
         if let bare {
             let fleet = [
                 "fleet", String(size * 4), "h2", String(server.port), server.caFile, String(concurrency * 2),
+                "like-check",
             ]
             bares.append(try ChildRun.run(bare, fleet))
         }

@@ -3,18 +3,21 @@ import HTTPEngine
 import Monitor
 import TestSupport
 
-/// `engine-benchmark fleet <n> <h2|h1> <port> <ca-file> <concurrency>`: fetches `n` URLs from `n/4` host names
-/// with one engine, the way a check cycle does, and prints one `RESULT` line with its own CPU and memory use.
+/// `engine-benchmark fleet <n> <h2|h1> <port> <ca-file> <concurrency> [like-check]`: fetches `n` URLs from `n/4`
+/// host names with one engine, the way a check cycle does, and prints one `RESULT` line with its own CPU and
+/// memory use.
 ///
-/// Each host is fetched 4 times: the first request alone (one TLS handshake per host, its certificate read as the
-/// probe reads it), then the other three on the warm connection (concurrently over HTTP/2, in sequence over
-/// HTTP/1.1, which cannot share a connection), the last closing it. The engine is configured as `check`'s is
-/// (`ProbeSettings.engineConfiguration` for as many domains at once as it fetches hosts at once), so `check-benchmark` compares
-/// `check` with the same libcurl work and nothing else.
+/// Each host is fetched 4 times: the first request alone (one TLS handshake per host), then the other three on
+/// the warm connection (concurrently over HTTP/2, in sequence over HTTP/1.1, which cannot share a connection).
+/// Plain, it is what a bare C libcurl client does (`--baseline`). `like-check` does the libcurl work `check` does
+/// and nothing else, for `check-benchmark`: the first request reads the certificate, the last closes the
+/// connection, and the engine is configured as `check`'s (`ProbeSettings.engineConfiguration` for as many domains
+/// at once as it fetches hosts at once).
 enum Fleet {
     static let requestsPerHost = 4
 
-    static func run(count: Int, http1: Bool, port: Int, caFile: String, concurrency: Int) async throws {
+    static func run(count: Int, http1: Bool, port: Int, caFile: String, concurrency: Int, likeCheck: Bool) async throws
+    {
         let rule = try ConnectToRule(parsing: "::127.0.0.1:\(port)")
         let hosts = max(1, count / requestsPerHost)
         let before = ResourceUsage.now()
@@ -22,20 +25,28 @@ enum Fleet {
         // About `concurrency` transfers in flight: each host task has up to 3 at once after its first.
         let hostWindow = max(1, http1 ? concurrency : concurrency / 2)
         let engine = try CurlEngine(
-            configuration: ProbeSettings(version: MonitorVersion.current, concurrency: hostWindow).engineConfiguration)
+            configuration: likeCheck
+                ? ProbeSettings(version: MonitorVersion.current, concurrency: hostWindow).engineConfiguration
+                : .init(maxConcurrentTransfers: concurrency))
         let failures = try await withThrowingTaskGroup(of: Int.self) { group in
             var next = 0
             var failures = 0
             while next < min(hostWindow, hosts) {
                 let index = next
-                group.addTask { await fetchHost(index, engine: engine, rule: rule, caFile: caFile, http1: http1) }
+                group.addTask {
+                    await fetchHost(
+                        index, engine: engine, rule: rule, caFile: caFile, http1: http1, likeCheck: likeCheck)
+                }
                 next += 1
             }
             while let failed = try await group.next() {
                 failures += failed
                 if next < hosts {
                     let index = next
-                    group.addTask { await fetchHost(index, engine: engine, rule: rule, caFile: caFile, http1: http1) }
+                    group.addTask {
+                        await fetchHost(
+                            index, engine: engine, rule: rule, caFile: caFile, http1: http1, likeCheck: likeCheck)
+                    }
                     next += 1
                 }
             }
@@ -53,7 +64,7 @@ enum Fleet {
 
     /// Fetches one host's four URLs; returns how many failed.
     private static func fetchHost(
-        _ index: Int, engine: CurlEngine, rule: ConnectToRule, caFile: String, http1: Bool
+        _ index: Int, engine: CurlEngine, rule: ConnectToRule, caFile: String, http1: Bool, likeCheck: Bool
     )
         async -> Int
     {
@@ -67,9 +78,9 @@ enum Fleet {
         )
         request.timeout = .seconds(60)
         var first = request
-        first.readsCertificate = true
+        first.readsCertificate = likeCheck
         var last = request
-        last.closesConnection = true
+        last.closesConnection = likeCheck
         let followUps = Array(repeating: request, count: requestsPerHost - 2) + [last]
         var failures = await fetch(first, engine: engine)
         if http1 {

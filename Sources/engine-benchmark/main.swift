@@ -10,10 +10,15 @@ do {
         try await Serve.run(protocols: arguments.dropFirst().first == "h1" ? .http1Only : .http2AndHTTP1)
     case "fleet":
         let values = Array(arguments.dropFirst())
-        guard values.count == 5, let count = Int(values[0]), let port = Int(values[2]), let concurrency = Int(values[4])
-        else { throw BenchmarkError("usage: engine-benchmark fleet <n> <h2|h1> <port> <ca-file> <concurrency>") }
+        guard (5...6).contains(values.count), let count = Int(values[0]), let port = Int(values[2]),
+            let concurrency = Int(values[4]), values.count == 5 || values[5] == "like-check"
+        else {
+            throw BenchmarkError(
+                "usage: engine-benchmark fleet <n> <h2|h1> <port> <ca-file> <concurrency> [like-check]")
+        }
         try await Fleet.run(
-            count: count, http1: values[1] == "h1", port: port, caFile: values[3], concurrency: concurrency)
+            count: count, http1: values[1] == "h1", port: port, caFile: values[3], concurrency: concurrency,
+            likeCheck: values.count == 6)
     default:
         var options = Orchestrator.Options()
         var remaining = arguments[...]

@@ -10,9 +10,12 @@ import Synchronization
 /// failed `socket()` as a plain `CURLE_COULDNT_CONNECT` without errno, so the process asks itself instead, after
 /// any check with a failed fetch: can it open a socket, and are at least `margin` descriptors left?
 enum LocalResources {
-    /// The process lacks resources; the check that saw it is discarded.
+    /// The process lacks resources (or lacked them while the check ran); the check that saw it is discarded.
     struct Fault: Error, CustomStringConvertible, Sendable {
         var reason: String
+        /// False when the process has its resources back and only lacked them at some moment of the check: the
+        /// check is discarded, but `monitor.resources` is not fired again for a trouble already over.
+        var isCurrent = true
         var description: String { reason }
     }
 
@@ -37,7 +40,8 @@ enum LocalResources {
         guard let last = lastFault.withLock({ $0 }), last >= observation.startedAt else { return nil }
         return Fault(
             reason: "this process ran short of file descriptors or memory while the check ran (at "
-                + "\(RFC3339.string(last)))" + advice)
+                + "\(RFC3339.string(last))); it has them again, and the domain is checked at its next interval",
+            isCurrent: false)
     }
 
     /// Records that this process was short of resources at `date` (the latest such moment is kept).

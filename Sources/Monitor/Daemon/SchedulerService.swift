@@ -58,8 +58,16 @@ struct SchedulerService: Service {
             log(outcome)
             if !transitions.isEmpty { await record(transitions) }
         } catch let fault as LocalResources.Fault {
-            // Our own trouble, not the domain's: the check is discarded and the monitor's condition fires.
+            // Our own trouble, not the domain's: the check is discarded and, while the trouble lasts, the monitor's
+            // condition fires. A check that only overlapped a shortage already over (a later check may have resolved
+            // the condition) must not fire it again: that would page a resolved trouble twice.
             await runtime.finished(job.domain, outcome: nil, now: clock())
+            guard fault.isCurrent else {
+                logger.notice(
+                    "check discarded: this process lacked resources while it ran",
+                    metadata: ["domain": "\(job.domain)", "reason": "\(fault.reason)"])
+                return
+            }
             logger.error(
                 "check discarded: this process lacks resources",
                 metadata: ["domain": "\(job.domain)", "reason": "\(fault.reason)"])

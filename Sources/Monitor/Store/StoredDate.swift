@@ -14,11 +14,12 @@ enum StoredDate {
         guard milliseconds.isFinite, milliseconds >= 0, milliseconds < 253_402_300_800_000 else {
             return date.databaseValue
         }
+        // Not negative (checked above), so plain division and remainder split it.
         let total = Int64(milliseconds)
-        let millisecond = Int(((total % 1000) + 1000) % 1000)
-        let seconds = (total - Int64(millisecond)) / 1000
-        let secondOfDay = Int(((seconds % 86_400) + 86_400) % 86_400)
-        let days = (seconds - Int64(secondOfDay)) / 86_400
+        let millisecond = Int(total % 1000)
+        let seconds = total / 1000
+        let secondOfDay = Int(seconds % 86_400)
+        let days = seconds / 86_400
         let (year, month, day) = civilDate(daysSince1970: days)
         var text = ""
         text.reserveCapacity(23)

@@ -66,7 +66,7 @@ struct CDNEvaluation: Sendable {
     ) {
         let linted = memo.linted(body)
         let parsed = linted.parsed
-        guard let copy = parsed.document else {
+        guard let copy = parsed.document, let canonical = linted.canonical else {
             let reason = parsed.findings.first(where: { $0.severity == .error })?.message ?? "it does not parse"
             findings.append(
                 ReportFinding(
@@ -76,8 +76,8 @@ struct CDNEvaluation: Sendable {
             return
         }
         document = copy
-        canonicalText = linted.canonicalText
-        let hash = linted.canonicalHash ?? CanonicalJSON.hash(canonicalBytes: CanonicalJSON.bytes(of: copy.json))
+        canonicalText = canonical.text
+        let hash = canonical.hash
         facts.canonicalHash = hash
         // Lint findings of Apple's copy are reported but never decide the verdict: the origin is what can be fixed.
         findings += parsed.findings.filter { $0.findingCode.family == .document }.map {

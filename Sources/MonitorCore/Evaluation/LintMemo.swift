@@ -1,18 +1,17 @@
 import AASA
 import Synchronization
 
-/// What the AASA core makes of a body's bytes alone: its parse and lint, and its canonical form and hash.
+/// What the AASA core makes of a body's bytes alone: its parse and lint, and its document's canonical form.
 struct LintedBody: Sendable {
     var parsed: ParseResult
-    var canonicalHash: String?
-    var canonicalText: String?
+    /// The document's canonical text and hash; present exactly when `parsed.document` is.
+    var canonical: (hash: String, text: String)?
 
     init(_ body: [UInt8]) {
         parsed = AASALint.lint(body)
         if let document = parsed.document {
-            let canonical = CanonicalJSON.bytes(of: document.json)
-            canonicalHash = CanonicalJSON.hash(canonicalBytes: canonical)
-            canonicalText = String(decoding: canonical, as: UTF8.self)
+            let bytes = CanonicalJSON.bytes(of: document.json)
+            canonical = (CanonicalJSON.hash(canonicalBytes: bytes), String(decoding: bytes, as: UTF8.self))
         }
     }
 }
@@ -65,7 +64,7 @@ public final class LintMemo: Sendable {
         }
         if let remembered { return remembered }
         let linted = LintedBody(body)
-        let cost = body.count + (linted.canonicalText?.utf8.count ?? 0) + 256 * linted.parsed.findings.count
+        let cost = body.count + (linted.canonical?.text.utf8.count ?? 0) + 256 * linted.parsed.findings.count
         guard cost <= maximumBytes / 4 else { return linted }
         state.withLock { state in
             state.uses += 1

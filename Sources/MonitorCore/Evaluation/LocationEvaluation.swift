@@ -94,11 +94,11 @@ struct LocationEvaluation: Sendable {
         }
         findings += linted
         var result = LocationEvaluation(findings: findings, facts: facts, servesFile: true)
-        if let document = parsed.document {
+        if let document = parsed.document, let canonical = body.canonical {
             result.document = document
-            result.canonicalHash = body.canonicalHash
-            result.canonicalText = body.canonicalText
-            result.facts.canonicalHash = result.canonicalHash
+            result.canonicalHash = canonical.hash
+            result.canonicalText = canonical.text
+            result.facts.canonicalHash = canonical.hash
         }
         return result
     }

@@ -115,7 +115,7 @@ enum TransportFinding {
 
     /// `origin.content_type` unless the type is `application/json` or `application/pkcs7-mime` (parameters allowed).
     static func contentType(_ value: String?, source: FindingSource) -> ReportFinding? {
-        let type = value?.split(separator: ";").first.map { String($0).trimmingSpaces().lowercased() }
+        let type = value?.split(separator: ";").first?.trimmingSpaces().lowercased()
         if type == "application/json" || type == "application/pkcs7-mime" { return nil }
         return ReportFinding(
             code: .originContentType, severity: .warning, source: source,

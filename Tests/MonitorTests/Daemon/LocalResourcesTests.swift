@@ -30,7 +30,9 @@ struct LocalResourcesTests {
         let overlapping = Self.observation(startedAt: Self.faultAt.addingTimeInterval(-5), failed: true)
         let fault = try #require(LocalResources.fault(after: overlapping, now: Self.faultAt.addingTimeInterval(2)))
         #expect(fault.reason.contains("ran short of file descriptors or memory while the check ran"))
-        #expect(fault.reason.contains("raise LimitNOFILE"))
+        #expect(fault.reason.contains("checked at its next interval"))
+        // Over already: the check is discarded, and monitor.resources is not fired again for it.
+        #expect(!fault.isCurrent)
         // This test process has descriptors to spare, so only the noted moment can make these faults.
         let successful = Self.observation(startedAt: Self.faultAt.addingTimeInterval(-5), failed: false)
         #expect(LocalResources.fault(after: successful, now: Self.faultAt.addingTimeInterval(2)) == nil)
