@@ -9,15 +9,16 @@ struct ConfigCheckCommand: ParsableCommand {
         abstract: "Check a configuration file and list every problem in it.",
         discussion: """
             Reads --config FILE, else $AASA_MONITOR_CONFIG, else /etc/aasa-monitor/config.yml, and checks what it \
-            refers to: CA files (readable PEM with a certificate), url_file and secret_file (regular files). Exits \
-            0 and prints a one-line summary when the file is valid; exits 1 and prints every problem as \
-            file:line: key: message on standard error when it is not; exits 2 when the file cannot be read. A \
-            url_env or secret_env variable not set where this runs is a warning (run refuses to start without it). \
-            With shard: K/N it then lists the domains this shard watches, one per line.
+            refers to: CA files (readable PEM with a certificate), url_file and secret_file (regular files). Prints \
+            a one-line summary when the file is valid, and every problem as file:line: key: message on standard \
+            error when it is not. Warnings do not make it invalid: a url_env or secret_env variable not set where \
+            this runs (run refuses to start without it), a plain http:// webhook beyond loopback, a chat webhook \
+            URL written into the file instead of url_file or url_env. With shard: K/N it then lists the domains \
+            this shard watches, one per line. Exit codes: 0 valid; 1 invalid; 2 usage error or unreadable file.
             """
     )
 
-    @Option(name: .long, help: "The configuration file.")
+    @Option(name: .long, help: "The configuration file.", completion: CompletionCandidates.configurationFile)
     var config: String?
 
     func run() throws {

@@ -6,7 +6,8 @@ import Monitor
 struct ConfigurationOptions: ParsableArguments {
     @Option(
         name: .customLong("config"),
-        help: "The configuration file (default: $AASA_MONITOR_CONFIG, else /etc/aasa-monitor/config.yml).")
+        help: "The configuration file (default: $AASA_MONITOR_CONFIG, else /etc/aasa-monitor/config.yml).",
+        completion: CompletionCandidates.configurationFile)
     var path: String?
 
     /// The path to read: the flag, then the environment variable, then the default.
@@ -27,22 +28,63 @@ struct ConfigurationOptions: ParsableArguments {
 
 /// `--state-dir DIR` and the rule that finds the state directory the daemon writes to.
 struct StateOptions: ParsableArguments {
-    @Option(name: .customLong("state-dir"), help: "Where the daemon keeps its SQLite file (overrides state_dir).")
+    @Option(
+        name: .customLong("state-dir"), help: "Where the daemon keeps its SQLite file (overrides state_dir).",
+        completion: .directory)
     var stateDirectory: String?
 
-    /// The state directory the daemon writes to, found from `--state-dir` alone or from the configuration's
-    /// `state_dir`, and the configuration when one was read.
-    func locate(
-        configuration options: ConfigurationOptions, environment: [String: String]
-    ) throws -> (directory: StateDirectory, configuration: MonitorConfiguration?) {
-        var loaded: MonitorConfiguration?
-        if stateDirectory == nil || options.path != nil {
-            loaded = try options.load(environment: environment)
+    /// Where `status` and `history` read, and the configuration that decides which domains they show.
+    struct Located {
+        var directory: StateDirectory
+        /// The configuration read, when one was.
+        var configuration: MonitorConfiguration?
+        /// Its path, for messages.
+        var configurationPath: String
+        /// Why no configuration decides the domains, when none does; said beside the database.
+        var note: String?
+
+        /// The domains to show: this shard's configured ones; `nil` (every domain in the database) without a
+        /// configuration or when it lists none.
+        var configuredDomains: [String]? {
+            guard let configuration, !configuration.domains.isEmpty else { return nil }
+            return configuration.shardDomains.map(\.name)
         }
+
+        /// `database: PATH (notes)`, the first line of `status` and `history`.
+        func databaseLine(_ database: String) -> String {
+            let notes = [directory.note, note].compactMap { $0 }
+            return "database: \(database)" + (notes.isEmpty ? "" : " (\(notes.joined(separator: "; ")))")
+        }
+    }
+
+    /// The state directory the daemon writes to, found as `run` finds it: from `--state-dir`, else from the
+    /// configuration's `state_dir`, else the default with `run`'s per-user fallback.
+    ///
+    /// `--config` and `$AASA_MONITOR_CONFIG` must name a readable, valid file (exit 2 otherwise). Without either, the
+    /// default `/etc/aasa-monitor/config.yml` is read when it exists and can be read; a from-source user has none
+    /// and a user outside the daemon's group cannot read it, so then the default state directory is read and every
+    /// domain in it shown. A configuration that lists no domains (the package's, before it is edited) does not
+    /// hide the domains a daemon on another configuration recorded.
+    func locate(configuration options: ConfigurationOptions, environment: [String: String]) throws -> Located {
+        let path = options.resolvedPath(environment: environment)
+        let explicit = options.path != nil || path != ConfigurationLocation.defaultPath
+        var loaded: MonitorConfiguration?
+        var note: String?
+        if explicit && (stateDirectory == nil || options.path != nil) {
+            loaded = try options.load(environment: environment)
+        } else if stateDirectory == nil {
+            do throws(ConfigurationFileError) {
+                loaded = try ConfigurationFile.load(path: path, environment: environment)
+            } catch {
+                guard case .unreadable(_, let reason) = error else { throw CommandFailure.usage("\(error)") }
+                note = "\(path) not read: \(reason); every domain in the database"
+            }
+        }
+        if let loaded, loaded.domains.isEmpty { note = "\(path) lists no domains; every domain in the database" }
         let directory = StateDirectory.locate(
             configured: loaded?.stateDirectory, override: stateDirectory, environment: environment,
             isRoot: geteuid() == 0)
-        return (directory, loaded)
+        return Located(directory: directory, configuration: loaded, configurationPath: path, note: note)
     }
 }
 

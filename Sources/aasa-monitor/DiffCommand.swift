@@ -9,14 +9,15 @@ struct DiffCommand: ParsableCommand {
         discussion: """
             Whitespace, key order and number spelling do not count (Apple's CDN re-serializes files); array \
             order does. Prints each change by service, app and rule index, and whether it can change behaviour. \
-            Exits 0 when the meaning is the same, 1 when it differs, 2 when a file cannot be read or parsed.
+            Exit codes: 0 the same meaning; 1 a different meaning; 2 usage error or a file that cannot be read or \
+            parsed.
             """
     )
 
-    @Argument(help: "The first (older) file.")
+    @Argument(help: "The first (older) file.", completion: .file())
     var fileA: String
 
-    @Argument(help: "The second (newer) file.")
+    @Argument(help: "The second (newer) file.", completion: .file())
     var fileB: String
 
     @Flag(name: .long, help: "Print one JSON document on standard output.")

@@ -12,8 +12,8 @@ struct ExplainCommand: ParsableCommand {
         abstract: "Explain a finding code: what it means, why Apple cares, how to fix it.",
         discussion: """
             Prints the code's usual severity and meaning, why Apple's CDN or the devices care, how to fix it and \
-            an example. `--list` prints every code with its severity. Exits 0; exits 2 for an unknown code \
-            (naming the nearest known one) or a usage error.
+            an example. `--list` prints every code with its severity. Exit codes: 0 explained or listed; 2 usage \
+            error or an unknown code (naming the nearest known one).
 
             Every finding code (`origin.*`: how the origin answered; `aasa.*`: the document's content; `cdn.*`: \
             Apple's copy; `expect.*`: your expectations):
@@ -22,7 +22,7 @@ struct ExplainCommand: ParsableCommand {
             """ + FindingCode.all.map { "\($0.id) (\($0.severityText)): \($0.meaning)" }.joined(separator: "\n\n")
     )
 
-    @Argument(help: "The finding code, e.g. origin.bot_blocked.")
+    @Argument(help: "The finding code, e.g. origin.bot_blocked.", completion: .list(FindingCode.all.map(\.id)))
     var code: String?
 
     @Flag(name: .long, help: "List every finding code with its severity.")

@@ -8,12 +8,12 @@ struct LintCommand: ParsableCommand {
         abstract: "Check an apple-app-site-association file and say what to change.",
         discussion: """
             Prints one line per finding: severity, code, JSON path and what to change. The body checks of the \
-            probe apply too (origin.json, origin.bom, origin.too_large, origin.signed). Exits 0 when there is \
-            no error finding, 1 when there is one, 2 when the file cannot be read.
+            probe apply too (origin.json, origin.bom, origin.too_large, origin.signed). Exit codes: 0 no error \
+            finding; 1 an error finding; 2 usage error or unreadable file.
             """
     )
 
-    @Argument(help: "The apple-app-site-association file.")
+    @Argument(help: "The apple-app-site-association file.", completion: .file())
     var file: String
 
     @Flag(name: .long, help: "Print one JSON document on standard output.")

@@ -8,14 +8,14 @@ struct MatchCommand: ParsableCommand {
         abstract: "Decide, as Apple does, whether URLs open an app according to an AASA file.",
         discussion: """
             Prints one decision per URL and app: match (opens the app), exclude (an exclude rule or a legacy \
-            "NOT " path matched first) or no_match, with the rule that decided. Exits 0 when every URL was \
-            evaluated, whatever the decisions; 1 when a decision is undecided (a rule too large to decide \
-            safely within the step budget); 2 when the file cannot be read or parsed, or a URL is not an \
-            absolute https URL.
+            "NOT " path matched first) or no_match, with the rule that decided. Exit codes: 0 every URL \
+            evaluated, whatever the decisions; 1 a decision is undecided (a rule too large to decide safely within \
+            the step budget); 2 usage error, a file that cannot be read or parsed, or a URL that is not an absolute \
+            https URL.
             """
     )
 
-    @Option(name: .long, help: "The apple-app-site-association file.")
+    @Option(name: .long, help: "The apple-app-site-association file.", completion: .file())
     var file: String
 
     @Option(name: .long, help: "The file's domain; URLs on another host are no_match. Unchecked when omitted.")

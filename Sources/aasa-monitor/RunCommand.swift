@@ -10,14 +10,17 @@ struct RunCommand: AsyncParsableCommand {
         abstract: "Check every configured domain on a schedule, remember what was seen, serve metrics and status.",
         discussion: """
             SIGHUP reloads the configuration (an invalid file is reported and the old one kept); SIGTERM or SIGINT \
-            stop gracefully. Exit codes: 0 stopped cleanly, 1 fatal runtime error, 2 invalid configuration.
+            stop gracefully. Exit codes: 0 stopped cleanly; 1 fatal runtime error; 2 at start, an invalid \
+            configuration, an unusable state directory, a state database this user cannot write (the message \
+            names the file, its owner and the fix) or an address it cannot listen on.
             """
     )
 
     @OptionGroup var location: ConfigurationOptions
 
     @Option(
-        name: .customLong("state-dir"), help: "Where the SQLite file lives (overrides the configuration's state_dir).")
+        name: .customLong("state-dir"), help: "Where the SQLite file lives (overrides the configuration's state_dir).",
+        completion: .directory)
     var stateDirectory: String?
 
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")

@@ -16,7 +16,7 @@ struct StatusCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON document.")
     var json = false
 
-    @Argument(help: "Only these domains.")
+    @Argument(help: "Only these domains.", completion: CompletionCandidates.domains)
     var domains: [String] = []
 
     func run() async throws {
@@ -31,13 +31,13 @@ struct StatusCommand: AsyncParsableCommand {
             }
             names = normalized
         }
-        let (directory, loaded) = try state.locate(configuration: configuration, environment: environment)
-        if let names, let loaded {
-            try loaded.requireWatched(names, file: configuration.resolvedPath(environment: environment))
+        let located = try state.locate(configuration: configuration, environment: environment)
+        let directory = located.directory
+        if let names, located.configuredDomains != nil, let loaded = located.configuration {
+            try loaded.requireWatched(names, file: located.configurationPath)
         }
         // Without names, the configured domains (this shard's, with `shard`): a removed domain leaves the report.
-        if names == nil, let loaded { names = loaded.shardDomains.map(\.name) }
-        let note = directory.note.map { " (\($0))" } ?? ""
+        if names == nil { names = located.configuredDomains }
         let reader: StoreReader
         do {
             reader = try StoreReader.openReadOnly(directory: directory.path)
@@ -45,15 +45,15 @@ struct StatusCommand: AsyncParsableCommand {
             if json, error.reason == .missing {
                 print(Self.noStateJSON)
             } else if !json {
-                print("database: \(error.path)\(note)")
+                print(located.databaseLine(error.path))
             }
             throw CommandFailure(message: "error: \(error)", exitCode: 1)
         } catch {
-            if !json { print("database: in \(directory.path)\(note)") }
+            if !json { print(located.databaseLine("in \(directory.path)")) }
             throw CommandFailure(message: "error: \(error)", exitCode: 1)
         }
         let database = reader.path
-        if !json { print("database: \(database)\(note)") }
+        if !json { print(located.databaseLine(database)) }
         let snapshot: StatusSnapshot
         do {
             snapshot = try await StatusReader(store: reader).snapshot(now: Date(), domains: names)
@@ -72,10 +72,10 @@ struct StatusCommand: AsyncParsableCommand {
         // The documented exit 1: no state yet (nothing checked, or none of the named domains).
         // A fresh package install's configuration lists no domains: say so instead of "no state yet for ".
         if snapshot.domains.isEmpty {
+            let listsNone = located.configuration.map { $0.domains.isEmpty } ?? false
             let subject =
-                names.map {
-                    $0.isEmpty ? "any domain: the configuration lists none under domains:" : $0.joined(separator: ", ")
-                } ?? "any domain"
+                names.map { $0.joined(separator: ", ") }
+                ?? (listsNone ? "any domain: the configuration lists none under domains:" : "any domain")
             throw CommandFailure(message: "no state yet for \(subject) in \(database)", exitCode: 1)
         }
     }
@@ -105,7 +105,7 @@ struct HistoryCommand: AsyncParsableCommand {
     @Option(help: "The most events to show, newest kept.")
     var limit: Int = 1000
 
-    @Argument(help: "The domain.")
+    @Argument(help: "The domain.", completion: CompletionCandidates.domains)
     var domain: String
 
     func run() async throws {
@@ -113,12 +113,18 @@ struct HistoryCommand: AsyncParsableCommand {
         let name: String
         do { name = try DomainName.normalize(domain) } catch { throw CommandFailure.usage(error.description) }
         guard limit > 0 else { throw CommandFailure.usage("--limit must be positive") }
-        let (directory, loaded) = try state.locate(configuration: configuration, environment: environment)
-        try loaded?.requireWatched([name], file: configuration.resolvedPath(environment: environment))
+        let located = try state.locate(configuration: configuration, environment: environment)
+        if located.configuredDomains != nil, let loaded = located.configuration {
+            try loaded.requireWatched([name], file: located.configurationPath)
+        }
         let reader: StoreReader
-        do { reader = try StoreReader.openReadOnly(directory: directory.path) } catch {
+        do { reader = try StoreReader.openReadOnly(directory: located.directory.path) } catch {
+            if !json {
+                print(located.databaseLine((error as? StoreError)?.path ?? "in \(located.directory.path)"))
+            }
             throw CommandFailure(message: "error: \(error)", exitCode: 1)
         }
+        if !json { print(located.databaseLine(reader.path)) }
         let report: HistoryReport
         do {
             report = try await StatusReader(store: reader).history(domain: name, limit: limit)

@@ -11,18 +11,18 @@ struct WebhookCommand: AsyncParsableCommand {
     )
 }
 
-/// `aasa-monitor webhook test [NAME]`: sends a sample event the way the daemon sends every event and prints what the
-/// receiver answered.
+/// `aasa-monitor webhook test [NAME]`: sends a sample event about a configured domain the way the daemon sends every
+/// event and prints what the receiver answered.
 struct WebhookTestCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "test",
-        abstract: "Send a sample event to a webhook (or to all) and print the receiver's answer.",
+        abstract: "Send a test event about a configured domain to a webhook (or to all); print the receiver's answer.",
         discussion: "Exit codes: 0 every receiver answered 2xx; 1 a delivery failed; 2 usage or configuration error."
     )
 
     @OptionGroup var configuration: ConfigurationOptions
 
-    @Argument(help: "The webhook's name; all webhooks when omitted.")
+    @Argument(help: "The webhook's name; all webhooks when omitted.", completion: CompletionCandidates.webhooks)
     var name: String?
 
     func run() async throws {
@@ -38,7 +38,9 @@ struct WebhookTestCommand: AsyncParsableCommand {
         }
         guard !webhooks.isEmpty else { throw CommandFailure.usage("the configuration has no webhooks") }
         signal(SIGPIPE, SIG_IGN)
-        let results = try await WebhookTester.send(to: webhooks, now: Date())
+        // This daemon's domains (its shard's, with `shard`), so the event is about one it would really send.
+        let domains = loaded.shardDomains.map(\.name) + loaded.domains.map(\.name)
+        let results = try await WebhookTester.send(to: webhooks, domains: domains, now: Date())
         var failed = false
         for result in results {
             print(result.line)

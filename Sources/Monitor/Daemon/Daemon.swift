@@ -24,7 +24,7 @@ public enum Daemon {
     }
 
     /// Runs until SIGTERM or SIGINT; returns `run`'s documented exit code: 0 stopped cleanly, 1 fatal runtime
-    /// error, 2 invalid configuration at start or an endpoint that cannot listen.
+    /// error, 2 invalid configuration at start, a state database it cannot write or an endpoint that cannot listen.
     ///
     /// Start-up order: configuration (with every file and variable it refers to), state directory, store, HTTP
     /// engine, then the service group; `READY=1` and the `ready` line wait until the endpoint is listening, and no
@@ -57,7 +57,17 @@ public enum Daemon {
             store = try await MonitorStore.open(directory: directory.path)
             // Only the domains this daemon watches: the rows of removed domains or other shards are not decoded.
             states = try await store.reader.domainStates(domains: configuration.shardDomains.map(\.name))
+        } catch let error as StoreError where error.reason == .unwritable {
+            // A start-up failure the operator must fix (an owner or mode), not one a restart cures: exit 2.
+            logger.critical("\(UnwritableState.diagnose(database: error.path))")
+            return 2
         } catch {
+            // SQLite may fail otherwise on files it cannot write (a root-owned -shm): the same cause, the same answer.
+            let database = (directory.path as NSString).appendingPathComponent(StoreSchema.fileName)
+            if let unwritable = UnwritableState.find(database: database) {
+                logger.critical("\(unwritable)", metadata: ["error": "\(error)"])
+                return 2
+            }
             logger.critical("cannot open the state database", metadata: ["error": "\(error)"])
             return 1
         }
@@ -68,6 +78,11 @@ public enum Daemon {
                 "state_dir": "\(directory.path)", "domains": "\(configuration.shardDomains.count)",
                 "shard": "\(configuration.shard.map { "\($0)" } ?? "-")",
             ])
+        if let notice = PlaceholderDomains.notice(
+            for: configuration.domains.map(\.name), configurationPath: options.configPath)
+        {
+            logger.warning("\(notice)")
+        }
         let clock: @Sendable () -> Date = { Date() }
         let engine: CurlEngine
         do {

@@ -1,12 +1,14 @@
 import Foundation
 import Logging
+import MonitorCore
 import Synchronization
 
 /// Writes one line per log event to standard error, prefixed with its syslog priority (`<3>` … `<7>`), which
 /// journald reads as the entry's level (sd-daemon(3), `SyslogLevelPrefix=` in systemd.exec(5)).
 ///
 /// Written by hand because swift-log's `StreamLogHandler` prints a timestamp journald adds anyway and no priority,
-/// so every line would land in the journal as `info`. On a terminal (`prefixes: false`) the level is spelled out.
+/// so every line would land in the journal as `info`. On a terminal (`prefixes: false`) each line starts with the
+/// time (UTC, as every date the tool prints) and the level spelled out: nothing else would date it there.
 /// Fields are `key=value` with stable keys; repeated lines of one kind are held back by `LogRateLimiter`.
 public struct JournalLogHandler: LogHandler {
     public var metadata: Logger.Metadata = [:]
@@ -42,17 +44,21 @@ public struct JournalLogHandler: LogHandler {
                 kind: kind,
                 summary: (head, Self.fields(stable)),
                 now: Date())
-            var text = admission.summaries.map { $0 + "\n" }.joined()
-            if admission.write { text += head + rendered + "\n" }
-            if !text.isEmpty { FileHandle.standardError.write(Data(text.utf8)) }
+            var lines = admission.summaries
+            if admission.write { lines.append(head + rendered) }
+            guard !lines.isEmpty else { return }
+            let time = prefixes ? "" : RFC3339.string(Date()) + " "
+            FileHandle.standardError.write(Data(lines.map { time + $0 + "\n" }.joined().utf8))
         }
     }
 
     /// Writes the counts of lines still held back; the daemon calls it last, so a flood just before the stop is
     /// still counted in the journal.
     public static func flush() {
+        // The same rule as `bootstrap`: the time only where journald does not add it.
+        let time = ProcessInfo.processInfo.environment["JOURNAL_STREAM"] == nil ? RFC3339.string(Date()) + " " : ""
         output.withLock { limiter in
-            let text = limiter.drain().map { $0 + "\n" }.joined()
+            let text = limiter.drain().map { time + $0 + "\n" }.joined()
             if !text.isEmpty { FileHandle.standardError.write(Data(text.utf8)) }
         }
     }

@@ -12,25 +12,38 @@ public enum WebhookTester {
         public var line: String
     }
 
-    /// Sends a `test` event to each webhook with a new engine, one after the other.
-    public static func send(to webhooks: [WebhookConfiguration], now: Date) async throws -> [Result] {
+    /// Sends a `test` event to each webhook with a new engine, one after the other; `domains` are the configured
+    /// ones, in the configuration's order (see `domain(for:configured:)`).
+    public static func send(
+        to webhooks: [WebhookConfiguration], domains: [String] = [], now: Date
+    ) async throws -> [Result] {
         try await withCurlEngine { engine in
-            await send(to: webhooks, through: engine, now: now)
+            await send(to: webhooks, domains: domains, through: engine, now: now)
         }
+    }
+
+    /// The domain a webhook's test event is about: the first configured domain the webhook hears of, so a receiver
+    /// that routes or filters by domain treats the test as it will treat real events (a test about `example.com`
+    /// said nothing about that); `example.com` only when the configuration has no domain for it.
+    public static func domain(for webhook: WebhookConfiguration, configured: [String]) -> String {
+        configured.first { webhook.domains?.contains($0) ?? true } ?? webhook.domains?.sorted().first ?? "example.com"
     }
 
     /// Sends a `test` event to each webhook through `transport`. Every failure is a result, never a thrown error:
     /// a thrown error's text could carry the URL.
     public static func send(
-        to webhooks: [WebhookConfiguration], through transport: any WebhookTransport, now: Date
+        to webhooks: [WebhookConfiguration], domains: [String] = [], through transport: any WebhookTransport,
+        now: Date
     ) async -> [Result] {
         let sender = WebhookSender(transport: transport)
         var generator = SystemRandomNumberGenerator()
         var results: [Result] = []
         for webhook in webhooks {
-            let event = MonitorEvent.test(id: EventID.make(at: now, using: &generator), at: now)
+            let domain = domain(for: webhook, configured: domains)
+            let event = MonitorEvent.test(id: EventID.make(at: now, using: &generator), domain: domain, at: now)
             let deliveryID = DeliveryIdentity.deliveryID(eventID: event.id, webhookName: webhook.name)
-            let prefix = "\(webhook.name) (\(webhook.format.rawValue), \(WebhookURLText.shown(webhook.url)))"
+            let prefix =
+                "\(webhook.name) (\(webhook.format.rawValue), \(WebhookURLText.shown(webhook.url))), event about \(domain)"
             let answer: WebhookSender.Answer
             do {
                 answer = try await sender.send(event, to: webhook, deliveryID: deliveryID, now: now)

@@ -38,6 +38,7 @@ extension ConfigurationBuilder {
             if let value = fields["format"] {
                 format = reader.choice(value, path: itemPath.key("format"), as: WebhookFormat.self) ?? format
             }
+            if let url { warnAboutURL(url, format: format, fields: fields, path: itemPath) }
             let secret = webhookSecret(fields, node: item, path: itemPath, format: format)
             var webhook = WebhookConfiguration(name: name ?? "", url: url ?? "", format: format, secret: secret)
             webhook.allowPrivate = allowPrivate
@@ -73,6 +74,33 @@ extension ConfigurationBuilder {
         case .none:
             return text
         }
+    }
+
+    /// Warnings of `config check` (issue 23 item 17) about a URL that works but exposes what it carries: plain
+    /// `http://` beyond loopback sends every event unencrypted, and a chat URL written inline puts the credential
+    /// (whoever has it can post to the channel) into a file that is copied, reviewed and committed.
+    private mutating func warnAboutURL(
+        _ url: String, format: WebhookFormat, fields: [String: Node], path: ConfigurationPath
+    ) {
+        guard let key = ["url", "url_file", "url_env"].first(where: { fields[$0] != nil }) else { return }
+        let components = URLComponents(string: url)
+        if components?.scheme?.lowercased() == "http", !Self.isLoopback(components?.host ?? "") {
+            reader.warn(
+                "a plain http:// receiver gets every event unencrypted and unauthenticated; use https://",
+                at: fields[key], path: path.key(key))
+        }
+        if key == "url", format != .standard {
+            reader.warn(
+                "a \(format.rawValue) webhook URL is a credential (anyone who has it can post to the channel): move it "
+                    + "out of this file with url_file or url_env",
+                at: fields[key], path: path.key(key))
+        }
+    }
+
+    /// `localhost`, `127.0.0.0/8` and `::1`: addresses that never leave the machine.
+    private static func isLoopback(_ host: String) -> Bool {
+        let name = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        return name == "localhost" || name == "::1" || name.hasPrefix("127.")
     }
 
     private mutating func webhookSecret(

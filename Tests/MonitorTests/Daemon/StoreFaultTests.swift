@@ -115,7 +115,7 @@ extension StoreFaultTests {
         return chattr.status == 0 ? ["/usr/bin/chattr", "-i", path] : nil
     }
 
-    @Test("an unwritable database file stops the start with exit 1 and a message naming the fix")
+    @Test("an unwritable database file stops the start with exit 2 and a message naming the fix")
     func unwritableDatabase() async throws {
         let fixture = try DaemonFixture()
         try await fixture.withServers(domains: [Self.domain]) { origin, cdn, _, ca in
@@ -130,8 +130,10 @@ extension StoreFaultTests {
             )
             let refused = try await MonitorBinary.run(["run", "--config", fixture.configPath])
             _ = try await MonitorBinary.run(Array(undo.dropFirst()), binary: undo[0])
-            #expect(refused.status == 1)
-            #expect(refused.error.contains("can only be opened read-only"), "\(refused.error)")
+            #expect(refused.status == 2)
+            #expect(
+                refused.error.contains("cannot write the state database file \(file)"), "\(refused.error)")
+            #expect(refused.error.contains(geteuid() == 0 ? "chattr -i" : "chmod u+w"), "\(refused.error)")
             let again = try fixture.startDaemon()
             try await eventually("checks recorded once the file is writable", log: again) {
                 try await DaemonTests.checks(fixture).count >= 2
@@ -139,5 +141,38 @@ extension StoreFaultTests {
             again.send(SIGTERM)
             #expect(try await again.waitForExit() == 0)
         }
+    }
+
+    /// Issue 23 item 3: what a from-source run as root leaves for the service user.
+    @Test(
+        "database files owned by root, opened by another user, stop the start with exit 2 naming file, owner and fix",
+        .enabled(if: geteuid() == 0, "needs root to leave root-owned files and run as another user (setpriv)"))
+    func rootOwnedDatabase() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("aasa-owned-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let state = directory + "/state"
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+        let config = directory + "/config.yml"
+        try "domains: []\n".write(toFile: config, atomically: true, encoding: .utf8)
+        // The run as root: a database with its -wal and -shm files, root-owned, mode 0644.
+        let asRoot = try RunningMonitor(arguments: ["run", "--config", config, "--state-dir", state])
+        try await asRoot.waitForLog("aasa-monitor: ready")
+        asRoot.send(SIGTERM)
+        #expect(try await asRoot.waitForExit() == 0)
+        // The other user may write the directory (as the service user may write its state directory), not the files.
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory)
+        try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: state)
+        let refused = try await MonitorBinary.run(
+            [
+                "--reuid=65534", "--regid=65534", "--clear-groups", MonitorBinary.url.path, "run", "--config", config,
+                "--state-dir", state,
+            ], binary: "/usr/bin/setpriv")
+        #expect(refused.status == 2, "\(refused.error)")
+        let user = try #require(getpwuid(65534).map { String(cString: $0.pointee.pw_name) })
+        #expect(
+            refused.error.contains("cannot write the state database file \(state)/aasa-monitor.sqlite"),
+            "\(refused.error)")
+        #expect(refused.error.contains("owner root:root, mode 0644"), "\(refused.error)")
+        #expect(refused.error.contains("as user \(user): run `chown -R \(user): \(state)` as root"), "\(refused.error)")
     }
 }
