@@ -3,11 +3,12 @@ import PackagePlugin
 
 /// `swift package --allow-writing-to-package-directory build-deb`: the Debian package of aasa-monitor.
 ///
-/// Builds a release binary with the Swift runtime linked statically (so the target machine needs no toolchain),
-/// strips it, and packages it with the unit, the sysusers.d and tmpfiles.d entries, the example configuration as a
-/// conffile, man pages and shell completions generated from the argument-parser definitions. Everything lands in
-/// `.build-deb/` (its own scratch path: the `swift package` running this plugin holds the lock on `.build`). The
-/// last line of standard output is the absolute path of the `.deb`; progress goes to standard error.
+/// Builds the release binary with the Swift runtime linked statically (so the target machine needs no toolchain)
+/// in `.build/release`, where the README's from-source command builds it too (one build serves both), strips a copy
+/// and packages it with the unit, the sysusers.d and tmpfiles.d entries, the example configuration as a conffile,
+/// man pages and shell completions generated from the argument-parser definitions. The package is assembled in
+/// `.build-deb/`. The last line of standard output is the absolute path of the `.deb`; progress goes to standard
+/// error.
 @main
 struct BuildDeb: CommandPlugin {
     func performCommand(context: PluginContext, arguments: [String]) async throws {
@@ -20,7 +21,7 @@ struct BuildDeb: CommandPlugin {
         let scratch = package.appendingPathComponent(".build-deb")
         let swift = (try? context.tool(named: "swift").url.path) ?? "swift"
 
-        let built = try ReleaseBuild.build(swift: swift, package: package, scratch: scratch)
+        let built = try ReleaseBuild.build(packageManager)
         let tree = try PackageTree(root: scratch.appendingPathComponent("deb/debian/aasa-monitor"))
         try tree.copy(built, to: "/usr/bin/aasa-monitor", mode: 0o755)
         let binary = tree.url("/usr/bin/aasa-monitor")

@@ -21,6 +21,8 @@ struct ControlFile {
         return "\(environment["DEBFULLNAME"] ?? "aasa-monitor maintainers") <\(email)>"
     }
 
+    /// The control file; `Recommends: bash-completion` because the packaged completions (argument-parser's, for
+    /// files, finding codes, webhook names and configured domains) do nothing in bash without it.
     var text: String {
         return """
             Package: aasa-monitor
@@ -29,6 +31,7 @@ struct ControlFile {
             Maintainer: \(Self.maintainer)
             Installed-Size: \(installedSize)
             Depends: \((libraryDepends + Self.scriptDepends).joined(separator: ", "))
+            Recommends: bash-completion
             Section: net
             Priority: optional
             Description: watches Apple universal-link association (AASA) files

@@ -1,7 +1,9 @@
 import Foundation
 
-/// Man pages: `aasa-monitor(1)` and one per subcommand (`aasa-monitor.check(1)`, …), written by
-/// swift-argument-parser's own `generate-manual` tool from the commands' definitions, plus the configuration's
+/// Man pages: one per subcommand (`aasa-monitor.check(1)`, …), written by swift-argument-parser's own
+/// `generate-manual` tool from the commands' definitions with each EXIT STATUS made from the command's own exit
+/// codes; the main page `aasa-monitor(1)`, written by hand (`Sources/BuildDeb/man/aasa-monitor.1`: an overview, the
+/// commands, files and exit codes, which the generated root page lacks); and the configuration's
 /// `aasa-monitor.yml(5)` when `config/aasa-monitor.yml.5` exists. Installed gzipped under `/usr/share/man`.
 enum ManualPages {
     static func install(
@@ -21,9 +23,21 @@ enum ManualPages {
         guard generated.contains("aasa-monitor.1") else {
             throw BuildDebError("generate-manual wrote no aasa-monitor.1 in \(pages.path) (it wrote: \(generated))")
         }
-        for page in generated {
-            try tree.copyGzipped(pages.appendingPathComponent(page), to: "/usr/share/man/man1/\(page).gz")
+        let commands = try commands(dumpHelp: Data(Shell.run(binary.path, ["--experimental-dump-help"]).utf8))
+        for page in generated where page != "aasa-monitor.1" {
+            let name = String(page.dropLast(2))
+            guard let command = commands[name] else {
+                throw BuildDebError("generate-manual wrote \(page), which is no command of the binary")
+            }
+            let url = pages.appendingPathComponent(page)
+            let body = try exitStatusBody(command.codes, isGroup: command.isGroup, page: name)
+            let text = try replacingExitStatus(in: String(contentsOf: url, encoding: .utf8), with: body)
+            try text.write(to: url, atomically: true, encoding: .utf8)
+            try tree.copyGzipped(url, to: "/usr/share/man/man1/\(page).gz")
         }
+        let main = pages.appendingPathComponent("aasa-monitor.1")
+        try mainPage(package: package, date: try date(package)).write(to: main, atomically: true, encoding: .utf8)
+        try tree.copyGzipped(main, to: "/usr/share/man/man1/aasa-monitor.1.gz")
         let configurationPage = package.appendingPathComponent("config/aasa-monitor.yml.5")
         if FileManager.default.fileExists(atPath: configurationPage.path) {
             try tree.copyGzipped(configurationPage, to: "/usr/share/man/man5/aasa-monitor.yml.5.gz")
@@ -44,6 +58,25 @@ enum ManualPages {
         let directory = try Shell.run(swift, arguments + ["--show-bin-path"])
             .trimmingCharacters(in: .whitespacesAndNewlines)
         return URL(fileURLWithPath: directory).appendingPathComponent("generate-manual")
+    }
+
+    /// The hand-written main page with `day` (`2026-11-26`) on its `.Dd` line, as mdoc spells dates.
+    private static func mainPage(package: URL, date day: String) throws -> String {
+        let source = package.appendingPathComponent("Sources/BuildDeb/man/aasa-monitor.1")
+        let text = try String(contentsOf: source, encoding: .utf8)
+        let parser = DateFormatter()
+        parser.locale = Locale(identifier: "en_US_POSIX")
+        parser.timeZone = TimeZone(identifier: "UTC")
+        parser.dateFormat = "yyyy-MM-dd"
+        let writer = DateFormatter()
+        writer.locale = parser.locale
+        writer.timeZone = parser.timeZone
+        writer.dateFormat = "MMMM d, yyyy"
+        guard let date = parser.date(from: day), text.contains("\n.Dd ") else {
+            throw BuildDebError("\(source.path) has no .Dd line, or the date \(day) is not yyyy-MM-dd")
+        }
+        return text.components(separatedBy: "\n").map { $0.hasPrefix(".Dd ") ? ".Dd \(writer.string(from: date))" : $0 }
+            .joined(separator: "\n")
     }
 
     /// The pages' date: `SOURCE_DATE_EPOCH` when set (reproducible builds), else the last commit's day, else today.

@@ -1,32 +1,33 @@
 import Foundation
+import PackagePlugin
 
 /// The release binary the package ships: Swift runtime linked statically, stripped, and checked to need no toolchain.
 enum ReleaseBuild {
     /// Swift's own runtime libraries; none may be linked dynamically, the target machine has no toolchain.
     static let toolchainLibraries = ["libswift", "libFoundation", "lib_Foundation", "libdispatch", "libBlocksRuntime"]
 
-    /// Builds `aasa-monitor` in release mode under `nice -n 19` (a release build takes minutes of every core) and
-    /// returns the built binary.
-    static func build(swift: String, package: URL, scratch: URL) throws -> URL {
-        let arguments = [
-            "build", "-c", "release", "--static-swift-stdlib", "--product", "aasa-monitor", "--scratch-path",
-            scratch.path,
-            // Full RELRO: relocations resolved at start-up, then read-only, as Debian's hardening flags do.
-            "-Xlinker", "-z", "-Xlinker", "relro", "-Xlinker", "-z", "-Xlinker", "now",
-            // The toolchain's lld, for packed relative relocations (DT_RELR, read by glibc ≥ 2.36): gold writes
-            // ~130,000 of them as a 3 MB table that start-up reads and every running daemon keeps resident
-            // (measured: 2.8 MB less RSS, idle and at 1,000 domains).
-            "-Xswiftc", "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
-            // SwiftPM exports every symbol of an executable (43,000: a 4 MB symbol table that start-up searches) so
-            // that backtraces can name functions; the packaged binary prints none (the Swift runtime cannot find
-            // the toolchain's swift-backtrace on the user's machine). 2.8 MB less RSS.
-            "-Xlinker", "--no-export-dynamic",
-        ]
-        Shell.say("building the release binary in \(scratch.path) (several minutes the first time)")
-        try Shell.run("nice", ["-n", "19", swift] + arguments, in: package, capture: false)
-        let directory = try Shell.run(swift, arguments + ["--show-bin-path"], in: package)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-        return URL(fileURLWithPath: directory).appendingPathComponent("aasa-monitor")
+    /// Builds `aasa-monitor` in release mode through the SwiftPM running this plugin, in the package's own
+    /// `.build/release`, and returns the built binary.
+    ///
+    /// Package.swift links every release build of `aasa-monitor` the way the package needs it (`releaseLinkerFlags`:
+    /// static Swift runtime, full RELRO, lld with packed relative relocations, no exported symbols), so this is the
+    /// build the README's from-source `swift run -c release` made: after that, nothing is compiled again.
+    static func build(_ packageManager: PackageManager) throws -> URL {
+        Shell.say("building the release binary in .build/release (nothing to do after `swift run -c release`)")
+        var parameters = PackageManager.BuildParameters(configuration: .release, logging: .concise)
+        parameters.echoLogs = true
+        let result = try packageManager.build(.product("aasa-monitor"), parameters: parameters)
+        guard result.succeeded else {
+            throw BuildDebError("the release build of aasa-monitor failed:\n\(result.logText)")
+        }
+        guard
+            let binary = result.builtArtifacts.first(where: {
+                $0.kind == .executable && $0.url.lastPathComponent == "aasa-monitor"
+            })
+        else {
+            throw BuildDebError("the release build reported no aasa-monitor executable")
+        }
+        return binary.url
     }
 
     /// Strips symbols (the 89 MB unstripped binary is mostly symbol tables), then refuses a binary that would

@@ -26,7 +26,12 @@ struct CheckCommand: AsyncParsableCommand {
         help: "A configuration file whose domains, expectations and http/tls/cdn settings to use.")
     var configPath: String?
 
-    @Option(name: .customLong("expect-app"), help: "An app ID that must be listed (SERVICE:APPID for another service).")
+    @Option(
+        name: .customLong("expect-app"),
+        help: ArgumentHelp(
+            "[DOMAIN=][SERVICE:]APPID: an app ID that must be listed on both copies.",
+            discussion: "A bare APPID applies to every domain checked; DOMAIN=APPID to that domain only. SERVICE "
+                + "is applinks (the default), webcredentials, appclips or activitycontinuation."))
     var expectedApps: [String] = []
 
     @Option(name: .customLong("expect-url"), help: "URL=APPID: the URL must open the app (split at the last '=').")
@@ -60,6 +65,18 @@ struct CheckCommand: AsyncParsableCommand {
         help: "Warn about certificates expiring sooner than this, like tls.expiry_warning: 14d (default 14d).")
     var expiryWarning: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "DURATION: check again until every domain is ready or the time is up (20m, 1h).",
+            discussion: "Only Apple's CDN lagging (exit 3) is waited for: a broken origin (1), a failed expectation "
+                + "(4) or a usage error (2) stops at once. Waiting domains are checked again when Apple's copy may "
+                + "change (its max-age), at most once a minute; a progress line goes to standard error."))
+    var wait: String?
+
+    /// The shortest time between two checks while waiting: a minute, shorter only for the tests' fixture CDN.
+    @Option(name: .customLong("wait-step"), help: .hidden)
+    var waitStep: String?
+
     @Flag(help: "Print one JSON document instead of the report.")
     var json = false
 
@@ -70,6 +87,9 @@ struct CheckCommand: AsyncParsableCommand {
 
     func validate() throws {
         if json && jsonLines { throw ValidationError("--json and --json-lines: choose one") }
+        if wait != nil && jsonLines {
+            throw ValidationError("--wait and --json-lines: --wait prints the last check only")
+        }
     }
 
     /// Streams: each domain is printed as soon as it and every domain named before it are done; a slower domain
@@ -80,6 +100,12 @@ struct CheckCommand: AsyncParsableCommand {
         // of YAML nodes, 3 MB of peak RSS measured).
         ProcessHeap.releaseFreeMemory()
         signal(SIGPIPE, SIG_IGN)
+        if let wait {
+            let limit = try duration("--wait", wait) ?? .zero
+            let step = try duration("--wait-step", waitStep) ?? .seconds(60)
+            try await runWaiting(targets, probe: settings, evaluation: evaluation, for: limit, step: step)
+            return
+        }
         var verdicts: [Verdict] = []
         if json || jsonLines {
             var output = CheckJSONStream(lines: jsonLines)
@@ -90,7 +116,8 @@ struct CheckCommand: AsyncParsableCommand {
                     verdicts.append(verdict)
                     try StandardOutput.write(output.piece(encoded))
                 })
-            try StandardOutput.write(output.end())
+            let summary = CheckSummary(verdicts: verdicts, version: MonitorVersion.current, checkedAt: Date())
+            try StandardOutput.write(try output.end(summary: summary))
         } else {
             try await CheckRunner.stream(
                 targets, probe: settings, evaluation: evaluation,
@@ -123,7 +150,7 @@ struct CheckCommand: AsyncParsableCommand {
     }
 
     /// A duration flag read as the configuration reads its key; the same refusal, prefixed with the flag.
-    private func duration(_ flag: String, _ text: String?, minimum: Duration = .seconds(1)) throws -> Duration? {
+    func duration(_ flag: String, _ text: String?, minimum: Duration = .seconds(1)) throws -> Duration? {
         guard let text else { return nil }
         switch SettingValue.duration(text, minimum: minimum) {
         case .success(let duration): return duration
@@ -171,9 +198,11 @@ struct CheckCommand: AsyncParsableCommand {
     }
 
     private func probeSettings(_ file: MonitorConfiguration?) throws -> ProbeSettings {
-        let timeout = try duration("--timeout", timeout) ?? file?.http.timeout ?? HTTPSettings().timeout
+        let flagTimeout = try duration("--timeout", timeout)
+        // The flag's limit is the configuration key's: a file's http.timeout was judged when the file was loaded.
+        if let flagTimeout, flagTimeout > .seconds(600) { throw CommandFailure.usage("--timeout: at most 10m") }
+        let timeout = flagTimeout ?? file?.http.timeout ?? HTTPSettings().timeout
         let concurrency = concurrency ?? file?.http.concurrency ?? 32
-        guard timeout <= .seconds(600) else { throw CommandFailure.usage("--timeout: at most 10m") }
         guard (1...1024).contains(concurrency) else { throw CommandFailure.usage("--concurrency must be 1…1024") }
         var cdnBase = file?.cdn.baseURL ?? ProbeSettings.defaultCDNBaseURL
         if let flag = self.cdnBase {

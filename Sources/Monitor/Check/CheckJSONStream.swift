@@ -4,8 +4,8 @@ import Foundation
 ///
 /// Each domain is encoded once, as soon as it is evaluated, with the interface's one encoder (`MonitorJSON`); the
 /// encoded bytes are the compact result that waits for earlier domains. `--json` wraps them in the document
-/// `{"domains":[…]}`, byte for byte what encoding `CheckOutput` whole gives (sorted keys hold at every level);
-/// `--json-lines` writes each on its own line.
+/// `{"domains":[…],"summary":{…}}`, byte for byte what encoding `CheckOutput` whole gives (sorted keys hold at every
+/// level: `summary` sorts after `domains`); `--json-lines` writes each on its own line, and no summary.
 public struct CheckJSONStream {
     /// `true` for one object per line (`--json-lines`), `false` for one document (`--json`).
     public let lines: Bool
@@ -29,9 +29,10 @@ public struct CheckJSONStream {
         return Data((written == 0 ? #"{"domains":["# : ",").utf8) + encoded
     }
 
-    /// The bytes that end the output once every domain is written.
-    public func end() -> Data {
+    /// The bytes that end the output once every domain is written: for `--json`, the summary and the end.
+    public func end(summary: CheckSummary) throws -> Data {
         if lines { return Data() }
-        return Data(((written == 0 ? #"{"domains":["# : "") + "]}\n").utf8)
+        return Data(((written == 0 ? #"{"domains":["# : "") + #"],"summary":"#).utf8)
+            + (try Self.encoder.encode(summary)) + Data("}\n".utf8)
     }
 }

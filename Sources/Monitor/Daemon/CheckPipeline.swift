@@ -35,7 +35,7 @@ struct CheckPipeline: Sendable {
         if let fault = LocalResources.fault(after: observation) { throw fault }
         let context = EvaluationContext(
             staleSince: job.previous?.cdnInSync == false ? job.previous?.staleSince : nil,
-            originSince: job.previous?.originHashSince)
+            originSince: job.previous?.originChangedAt)
         let report = DomainEvaluator.evaluate(
             observation, expectations: job.expectations, settings: job.evaluation, context: context,
             now: observation.finishedAt, memo: memo)

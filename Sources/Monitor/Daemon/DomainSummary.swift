@@ -11,7 +11,7 @@ struct DomainSummary: Sendable, Hashable {
     var lastDuration: Double
     var cdnInSync: Bool?
     var staleSince: Date?
-    var originHashSince: Date?
+    var originChangedAt: Date?
     var expectedRefresh: Date?
     var certificateNotAfter: Date?
     var lastPropagationDelay: Double?
@@ -22,7 +22,7 @@ struct DomainSummary: Sendable, Hashable {
         lastDuration = state.lastDuration
         cdnInSync = state.cdnInSync
         staleSince = state.staleSince
-        originHashSince = state.originHashSince
+        originChangedAt = state.originChangedAt
         expectedRefresh = state.expectedRefresh
         certificateNotAfter = state.certificateNotAfter
         lastPropagationDelay = state.lastPropagationDelay

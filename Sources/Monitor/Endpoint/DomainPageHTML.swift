@@ -43,7 +43,9 @@ enum DomainPageHTML {
             if index > 0 { html.raw("<br>") }
             let subject = alert.subject.isEmpty ? "" : " \(alert.subject)"
             html.text("\(alert.code) [\(alert.source.rawValue)]\(subject): \(alert.state ?? "unknown") since ")
-            html.time(alert.since, now: now)
+            html.time(alert.passingSince ?? alert.since, now: now)
+            // A flapping alert is held open: say until when, as `status` does.
+            if let flapping = StatusText.flappingText(alert) { html.text("; " + flapping) }
         }
         html.raw("</dd></dl></section>")
     }
@@ -51,8 +53,10 @@ enum DomainPageHTML {
     static func findings(_ status: DomainStatus, now: Date, into html: inout HTMLWriter) {
         html.raw("<section><h2>Findings</h2>")
         if status.findings.isEmpty { html.raw("<p>None: the last check found nothing to report.</p>") }
-        for finding in status.findings {
-            html.raw(#"<div class="finding"><p><strong class="sev-"#)
+        // Causes first, each followed by its consequences, indented and saying what they follow from.
+        for (finding, depth) in FindingStatus.causeTree(status.findings) {
+            html.raw(depth > 0 ? #"<div class="finding consequence">"# : #"<div class="finding">"#)
+            html.raw(#"<p><strong class="sev-"#)
             html.text(finding.severity.rawValue)
             html.raw(#"">"#)
             html.text("\(finding.severity.rawValue) \(finding.code)")
@@ -62,6 +66,11 @@ enum DomainPageHTML {
             html.time(finding.since, now: now)
             html.raw("</p><p class=\"message\">")
             html.text(finding.message)
+            if let cause = finding.causedBy {
+                html.raw("</p><p><em>")
+                html.text(cause.text.prefix(1).uppercased() + cause.text.dropFirst() + ".")
+                html.raw("</em>")
+            }
             if let code = FindingCode(id: finding.code) {
                 // The registry's texts, as `aasa-monitor explain CODE` prints them.
                 html.raw("</p><p><em>Meaning:</em> ")

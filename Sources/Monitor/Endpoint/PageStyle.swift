@@ -22,6 +22,7 @@ enum PageStyle {
         dl.facts dt { font-weight: 600; } dl.facts dd { margin: 0; overflow-wrap: anywhere; }
         .finding { border-left: 4px solid #d0d7de; padding: .25rem .75rem; margin: .5rem 0; }
         .finding p { margin: .2rem 0; overflow-wrap: anywhere; } .finding .message { white-space: pre-wrap; }
+        .finding.consequence { margin-left: 1.5rem; }
         .chart svg { width: 100%; height: auto; max-width: 720px; }
         .chart .line { fill: none; stroke: #0969da; stroke-width: 2; } .chart .dot { fill: #0969da; }
         .chart .axis { stroke: var(--muted); } .chart text { fill: currentColor; font-size: 12px; }

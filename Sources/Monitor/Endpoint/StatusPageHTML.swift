@@ -48,6 +48,12 @@ enum StatusPageHTML {
             html.text(", next attempt ")
             html.time(next, now: page.now)
         }
+        // Which receiver fails, so the operator knows whose URL or secret to look at.
+        for failing in outbox.failingWebhooks {
+            html.raw("<br><strong class=\"sev-error\">")
+            html.text("failing: " + failing.text)
+            html.raw("</strong>")
+        }
         html.raw("</dd><dt>Monitor alerts</dt><dd>")
         if page.monitorAlerts.isEmpty { html.raw("none") }
         for (index, alert) in page.monitorAlerts.enumerated() {
@@ -94,7 +100,7 @@ enum StatusPageHTML {
         var counts: [String: Int] = [:]
         var order: [String] = []
         for alert in alerts where alert.isOpen {
-            let key = "\(alert.code) \(alert.state ?? "unknown")"
+            let key = "\(alert.code) \(alert.state ?? "unknown")" + (alert.flapping ? " (flapping)" : "")
             if counts[key] == nil { order.append(key) }
             counts[key, default: 0] += 1
         }
@@ -103,11 +109,16 @@ enum StatusPageHTML {
             separator: ", ")
     }
 
-    /// The origin's side in a few words: its worst open finding, or that it serves a valid file.
+    /// The origin's side in a few words: its worst open problem of its own (the cause, not a consequence such as
+    /// the root path's 404 while `.well-known` times out), or that it serves a valid file.
     static func originText(_ status: DomainStatus) -> String {
-        let origin = status.findings.filter { $0.source.rawValue.hasPrefix("origin") }
-        if let error = origin.first(where: { $0.severity == .error }) { return "error: \(error.code)" }
-        if let warning = origin.first(where: { $0.severity == .warning }) { return "warning: \(warning.code)" }
+        let origin = FindingStatus.causesFirst(status.findings).filter { $0.source.rawValue.hasPrefix("origin") }
+        let causes = origin.filter { $0.causedBy == nil }
+        for severity in [ReportFinding.Severity.error, .warning] {
+            if let finding = (causes + origin).first(where: { $0.severity == severity }) {
+                return "\(severity.rawValue): \(finding.code)"
+            }
+        }
         return status.verdict == .originBroken ? "broken" : "serves a valid file"
     }
 
@@ -115,7 +126,9 @@ enum StatusPageHTML {
     static func cdnText(_ cdn: CDNStatus) -> String {
         switch cdn.inSync {
         case true?: return cdn.propagationPendingSince == nil ? "in sync" : "in sync, a change pending"
-        case false?: return "stale since \(cdn.staleSince?.rfc3339 ?? "–")"
+        case false?:
+            if let missing = cdn.missingSince { return "missing since \(missing.rfc3339)" }
+            return "stale since \(cdn.staleSince?.rfc3339 ?? "–")"
         case nil: return "unknown"
         }
     }

@@ -18,11 +18,7 @@ public struct StatusPageReader: Sendable {
         let snapshot = try await StatusReader(store: store).snapshot(now: now, domains: configured)
         let byName = Dictionary(snapshot.domains.map { ($0.domain, $0) }, uniquingKeysWith: { first, _ in first })
         let monitorAlerts = try await store.alertStates().filter { $0.identity.code.hasPrefix("monitor.") }.map {
-            alert in
-            let summary = AlertStateSummary.decode(alert.stateJSON)
-            return AlertStatus(
-                code: alert.identity.code, source: alert.identity.source, subject: alert.identity.subject,
-                state: summary.state, since: summary.since)
+            AlertStateSummary.decode($0.stateJSON).status(of: $0.identity)
         }
         return StatusPage(
             now: now, daemon: snapshot.daemon, lastCycle: lastCycle,

@@ -1,7 +1,8 @@
 import Foundation
 import MonitorCore
 
-/// The human `history DOMAIN`: one line per event, oldest first, time then kind then its detail.
+/// The human `history DOMAIN`: one line per event, oldest first, time then kind then its detail: a verdict's
+/// change with the codes it rests on (`because`) and those fixed (`cleared`), alerts firing and resolving.
 public enum HistoryText {
     public static func render(_ report: HistoryReport) -> String {
         guard !report.events.isEmpty else { return "\(report.domain): no history yet" }
@@ -19,8 +20,23 @@ public enum HistoryText {
             + (run.checks == 1 ? "" : "s")
     }
 
+    /// Keys read in this order where an event has them (a verdict's change, then why; an alert's identity, then
+    /// its severity); the others follow by name.
+    static let leadingKeys = ["from", "to", "because", "cleared", "code", "source", "subject", "severity"]
+
     static func line(_ event: TimelineEvent) -> String {
-        let detail = event.detail.sorted { $0.key < $1.key }.map { key, value in
+        let ordered: [(key: String, value: DetailValue)]
+        switch event.kind {
+        case .verdictChanged, .alertFiring, .alertResolved:
+            let rank = Dictionary(uniqueKeysWithValues: leadingKeys.enumerated().map { ($1, $0) })
+            ordered = event.detail.sorted { lhs, rhs in
+                let (a, b) = (rank[lhs.key] ?? rank.count, rank[rhs.key] ?? rank.count)
+                return a != b ? a < b : lhs.key < rhs.key
+            }
+        default:
+            ordered = event.detail.sorted { $0.key < $1.key }
+        }
+        let detail = ordered.map { key, value in
             // Stored JSON turns whole seconds into integers, so both forms are durations here.
             if key == "delay" || key == "resolution" {
                 switch value {

@@ -23,7 +23,8 @@ public struct StatusReader: Sendable {
             daemon: daemonStatus(try await store.heartbeat(), now: now),
             domains: states.map { domainStatus($0, alerts: alerts[$0.domain] ?? []) },
             outbox: OutboxStatus(
-                counts: try await store.outboxCounts(), nextAttempt: try await store.nextAttemptTime()),
+                counts: try await store.outboxCounts(), nextAttempt: try await store.nextAttemptTime(),
+                failingWebhooks: try await store.failingWebhooks()),
             monitor: (alerts[""] ?? []).map(alertStatus))
     }
 
@@ -51,13 +52,16 @@ public struct StatusReader: Sendable {
         DomainStatus(
             domain: state.domain, verdict: state.verdict, since: state.verdictSince, lastCheck: state.lastCheck,
             lastDuration: state.lastDuration,
-            findings: state.openFindings.map { finding in
-                FindingStatus(
-                    code: finding.key.code, severity: finding.severity, source: finding.key.source,
-                    subject: finding.key.subject, message: finding.message, since: finding.since)
-            },
+            findings: FindingStatus.causesFirst(
+                state.openFindings.map { finding in
+                    FindingStatus(
+                        code: finding.key.code, severity: finding.severity, source: finding.key.source,
+                        subject: finding.key.subject, message: finding.message, since: finding.since,
+                        causedBy: finding.causedBy)
+                }),
             cdn: CDNStatus(
-                inSync: state.cdnInSync, staleSince: state.staleSince, expectedRefresh: state.expectedRefresh,
+                inSync: state.cdnInSync, staleSince: state.staleSince, missingSince: state.missingSince,
+                expectedRefresh: state.expectedRefresh,
                 lastPropagationDelay: state.lastPropagationDelay,
                 propagationPendingSince: state.pendingPropagation?.changedAt),
             certificate: CertificateStatus(notAfter: state.certificateNotAfter),
@@ -65,30 +69,45 @@ public struct StatusReader: Sendable {
     }
 
     func alertStatus(_ alert: StoredAlertState) -> AlertStatus {
-        let summary = AlertStateSummary.decode(alert.stateJSON)
-        return AlertStatus(
-            code: alert.identity.code, source: alert.identity.source, subject: alert.identity.subject,
-            state: summary.state, since: summary.since)
+        AlertStateSummary.decode(alert.stateJSON).status(of: alert.identity)
     }
 }
 
-/// What `status` shows of a stored alert state: its name and since when. A state this version cannot read shows
-/// as an alert of unknown state rather than failing `status`.
+/// What `status` shows of a stored alert state: its name, since when, and whether it is held open by flapping. A
+/// state this version cannot read shows as an alert of unknown state rather than failing `status`.
 struct AlertStateSummary {
     var state: String?
     var since: Date?
+    /// The firing alert behind a `firing` or `resolving` state.
+    var firing: FiringAlert?
+    var passingSince: Date?
 
     static func decode(_ data: Data) -> AlertStateSummary {
         guard let state = try? StoreCoding.decode(AlertState.self, from: data, legacy: MonitorJSON.decoder()) else {
             return AlertStateSummary(state: nil, since: nil)
         }
-        let since: Date =
-            switch state {
-            case .pending(let alert): alert.since
-            case .firing(let alert): alert.since
-            case .resolving(let alert, _, _): alert.since
-            case .resolved(let at, _): at
-            }
-        return AlertStateSummary(state: state.name, since: since)
+        switch state {
+        case .pending(let alert):
+            return AlertStateSummary(state: state.name, since: alert.since)
+        case .firing(let alert):
+            return AlertStateSummary(state: state.name, since: alert.since, firing: alert)
+        case .resolving(let alert, _, let passingSince):
+            return AlertStateSummary(state: state.name, since: alert.since, firing: alert, passingSince: passingSince)
+        case .resolved(let at, _):
+            return AlertStateSummary(state: state.name, since: at)
+        }
+    }
+
+    func status(of identity: FindingIdentity) -> AlertStatus {
+        let flapping = firing?.flapping ?? false
+        return AlertStatus(
+            code: identity.code, source: identity.source, subject: identity.subject, state: state, since: since,
+            flapping: flapping, passingSince: passingSince,
+            heldUntil: passingSince.flatMap { firing?.heldUntil(passingSince: $0) },
+            flapHold: firing.flatMap { alert in
+                alert.flapping
+                    ? AlertStatus.FlapHold(
+                        firings: alert.recentFirings.count, window: alert.flapWindow, hold: alert.holdPeriod) : nil
+            })
     }
 }

@@ -51,7 +51,8 @@ public struct DomainStatus: Sendable, Hashable, Encodable {
     }
 }
 
-/// An open finding and when it first appeared.
+/// An open finding and when it first appeared. `status` lists them causes first, each followed by its
+/// consequences (`FindingStatus.causesFirst`).
 public struct FindingStatus: Sendable, Hashable, Encodable {
     public var code: String
     public var severity: ReportFinding.Severity
@@ -60,6 +61,13 @@ public struct FindingStatus: Sendable, Hashable, Encodable {
     public var subject: String
     public var message: String
     @RFC3339Time public var since: Date?
+    /// The finding this one follows from (`caused_by`, as in `check --json`); `null` for a problem of its own.
+    @NullWhenAbsent public var causedBy: FindingCause?
+
+    enum CodingKeys: String, CodingKey {
+        case code, severity, source, subject, message, since
+        case causedBy = "caused_by"
+    }
 }
 
 /// Whether Apple serves the origin's meaning.
@@ -67,6 +75,8 @@ public struct CDNStatus: Sendable, Hashable, Encodable {
     /// `null` when unknown: the CDN was never asked, or the origin has no valid document to compare.
     @NullWhenAbsent public var inSync: Bool?
     @RFC3339Time public var staleSince: Date?
+    /// Since when Apple has served no usable copy (404 or an invalid body); `null` while it serves one.
+    @RFC3339Time public var missingSince: Date?
     @RFC3339Time public var expectedRefresh: Date?
     /// Seconds from the last origin change to Apple serving it (resolution: the check interval).
     @NullWhenAbsent public var lastPropagationDelay: Double?
@@ -76,6 +86,7 @@ public struct CDNStatus: Sendable, Hashable, Encodable {
     enum CodingKeys: String, CodingKey {
         case inSync = "in_sync"
         case staleSince = "stale_since"
+        case missingSince = "missing_since"
         case expectedRefresh = "expected_refresh"
         case lastPropagationDelay = "last_propagation_delay"
         case propagationPendingSince = "propagation_pending_since"
@@ -98,6 +109,28 @@ public struct AlertStatus: Sendable, Hashable, Encodable {
     public var subject: String
     @NullWhenAbsent public var state: String?
     @RFC3339Time public var since: Date?
+    /// Fired often enough within the flap window to be held open until it has passed for the stable period.
+    public var flapping: Bool = false
+    /// While `resolving`: the first of the passing checks since it last failed.
+    @RFC3339Time public var passingSince: Date? = nil
+    /// While a flapping alert is `resolving`: when it resolves if every check passes until then.
+    @RFC3339Time public var heldUntil: Date? = nil
+    /// For the words of a flapping alert (not in JSON): what the stored state says of its hold.
+    public var flapHold: FlapHold? = nil
+
+    /// How a flapping alert is held: its firings within the window, the window and how long it must pass, in
+    /// seconds (`nil` in states written before they were kept).
+    public struct FlapHold: Sendable, Hashable {
+        public var firings: Int
+        public var window: Double?
+        public var hold: Double?
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case code, source, subject, state, since, flapping
+        case passingSince = "passing_since"
+        case heldUntil = "held_until"
+    }
 }
 
 /// The webhook outbox as `status` shows it: deliveries waiting, retrying, given up, and the next attempt.
@@ -107,16 +140,20 @@ public struct OutboxStatus: Sendable, Hashable, Encodable {
     public var dead: Int
     /// When the next pending or retrying delivery is due; `null` when nothing waits.
     @RFC3339Time public var nextAttempt: Date?
+    /// The webhooks whose deliveries fail now, by name (`StoreReader.failingWebhooks`).
+    public var failingWebhooks: [FailingWebhook]
 
-    public init(counts: OutboxCounts, nextAttempt: Date?) {
+    public init(counts: OutboxCounts, nextAttempt: Date?, failingWebhooks: [FailingWebhook] = []) {
         pending = counts.pending
         retrying = counts.retrying
         dead = counts.dead
         self.nextAttempt = nextAttempt
+        self.failingWebhooks = failingWebhooks
     }
 
     enum CodingKeys: String, CodingKey {
         case pending, retrying, dead
         case nextAttempt = "next_attempt"
+        case failingWebhooks = "failing_webhooks"
     }
 }

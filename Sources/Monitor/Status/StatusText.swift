@@ -18,6 +18,9 @@ public enum StatusText {
         let outbox = snapshot.outbox
         var line = "outbox: \(outbox.pending) pending, \(outbox.retrying) retrying, \(outbox.dead) dead"
         if let next = outbox.nextAttempt { line += ", next attempt \(next.rfc3339)" }
+        if !outbox.failingWebhooks.isEmpty {
+            line += "; failing: " + outbox.failingWebhooks.map(\.text).joined(separator: ", ")
+        }
         lines.append(line)
         return lines.joined(separator: "\n")
     }
@@ -38,19 +41,50 @@ public enum StatusText {
         if let notAfter = domain.certificate.notAfter {
             lines.append("  certificate expires \(notAfter.rfc3339)")
         }
-        for finding in domain.findings {
+        // Causes first, each with its consequences indented under it and saying so, as `check` prints them.
+        for (finding, depth) in FindingStatus.causeTree(domain.findings) {
+            let indent = String(repeating: "  ", count: depth + 1)
             let subject = finding.subject.isEmpty ? "" : " \(finding.subject)"
             lines.append(
-                "  \(finding.severity.rawValue) \(finding.code) [\(finding.source.rawValue)]\(subject)"
+                "\(indent)\(finding.severity.rawValue) \(finding.code) [\(finding.source.rawValue)]\(subject)"
                     + " since \(time(finding.since)): \(finding.message)")
+            if let cause = finding.causedBy { lines.append("\(indent)    \(cause.text)") }
         }
-        for alert in domain.alerts {
-            let subject = alert.subject.isEmpty ? "" : " \(alert.subject)"
-            lines.append(
-                "  alert \(alert.code) [\(alert.source.rawValue)]\(subject): \(alert.state ?? "unknown")"
-                    + (alert.since.map { " since \($0.rfc3339)" } ?? ""))
-        }
+        for alert in domain.alerts { lines.append("  " + alertText(alert)) }
         return lines
+    }
+
+    /// `alert cdn.stale [cdn]: firing since …`, and for an alert held open by flapping, until when and why:
+    /// `alert origin.status [origin.well-known]: resolving since P (firing since F); flapping (fired 3 times within
+    /// 1h): held open until H, unless it fails again`.
+    static func alertText(_ alert: AlertStatus) -> String {
+        let subject = alert.subject.isEmpty ? "" : " \(alert.subject)"
+        var text = "alert \(alert.code) [\(alert.source.rawValue)]\(subject): \(alert.state ?? "unknown")"
+        if let passing = alert.passingSince {
+            text += " since \(passing.rfc3339)" + (alert.since.map { " (firing since \($0.rfc3339))" } ?? "")
+        } else if let since = alert.since {
+            text += " since \(since.rfc3339)"
+        }
+        if let flapping = flappingText(alert) { text += "; " + flapping }
+        return text
+    }
+
+    /// `flapping (fired 3 times within 1h): held open until …` in words, or `nil` for an alert that is not.
+    static func flappingText(_ alert: AlertStatus) -> String? {
+        guard alert.flapping else { return nil }
+        var text = "flapping"
+        if let hold = alert.flapHold {
+            text += " (fired \(hold.firings) times"
+            text += hold.window.map { " within \(DurationText.compact($0)))" } ?? " recently)"
+        }
+        if let until = alert.heldUntil {
+            text += ": held open until \(until.rfc3339), unless it fails again before"
+        } else if let hold = alert.flapHold?.hold {
+            text += ": held open until it has passed for \(DurationText.compact(hold))"
+        } else {
+            text += ": held open until it has passed long enough"
+        }
+        return text
     }
 
     static func cdnText(_ cdn: CDNStatus) -> String {
@@ -58,7 +92,7 @@ public enum StatusText {
         switch cdn.inSync {
         case true?: parts = ["in sync"]
         case false?:
-            parts = ["stale since \(time(cdn.staleSince))"]
+            parts = [cdn.missingSince.map { "missing since \($0.rfc3339)" } ?? "stale since \(time(cdn.staleSince))"]
             if let refresh = cdn.expectedRefresh { parts.append("expected refresh \(refresh.rfc3339)") }
         case nil: parts = ["unknown"]
         }

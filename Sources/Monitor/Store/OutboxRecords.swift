@@ -59,3 +59,55 @@ public struct OutboxCounts: Sendable, Hashable, Codable {
         self.dead = dead
     }
 }
+
+/// A webhook whose deliveries fail now: some wait for a retry, or the last one that ended was given up on.
+public struct FailingWebhook: Sendable, Hashable, Encodable {
+    /// The webhook's `name`.
+    public var webhook: String
+    public var retrying: Int
+    public var dead: Int
+    /// The receiver's last answer to a failed attempt (its HTTP status), if it answered.
+    public var lastStatus: Int?
+    /// Why the last failed attempt failed, as the deliverer recorded it (never a URL's path or query).
+    public var lastError: String?
+
+    public init(webhook: String, retrying: Int, dead: Int, lastStatus: Int?, lastError: String?) {
+        self.webhook = webhook
+        self.retrying = retrying
+        self.dead = dead
+        self.lastStatus = lastStatus
+        self.lastError = lastError
+    }
+}
+
+extension FailingWebhook {
+    enum CodingKeys: String, CodingKey {
+        case webhook, retrying, dead
+        case lastStatus = "last_status"
+        case lastError = "last_error"
+    }
+
+    /// Every key, absent values as `null`, as the rest of `status --json`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(webhook, forKey: .webhook)
+        try container.encode(retrying, forKey: .retrying)
+        try container.encode(dead, forKey: .dead)
+        try container.encode(lastStatus, forKey: .lastStatus)
+        try container.encode(lastError, forKey: .lastError)
+    }
+
+    /// `team-chat (2 retrying, 1 given up; last answer HTTP 500)`.
+    public var text: String {
+        var counts: [String] = []
+        if retrying > 0 { counts.append("\(retrying) retrying") }
+        if dead > 0 { counts.append("\(dead) given up") }
+        var text = "\(webhook) (" + counts.joined(separator: ", ")
+        if let lastStatus {
+            text += "; last answer HTTP \(lastStatus)"
+        } else if let lastError {
+            text += "; last error: \(lastError)"
+        }
+        return text + ")"
+    }
+}

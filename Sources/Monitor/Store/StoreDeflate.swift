@@ -1,5 +1,5 @@
-import CZlib
 import Foundation
+import StoreZlib
 
 /// Raw deflate (no zlib header or checksum: SQLite pages have their own integrity, and every byte counts on a
 /// 230-byte value) with a preset dictionary, through zlib.
@@ -31,7 +31,7 @@ enum StoreDeflate {
                 stream.avail_in = uInt(source.count)
                 stream.next_out = target.bindMemory(to: Bytef.self).baseAddress
                 stream.avail_out = uInt(target.count)
-                return CZlib.deflate(&stream, Z_FINISH)
+                return StoreZlib.deflate(&stream, Z_FINISH)
             }
         }
         guard status == Z_STREAM_END else { throw StoreCodingError.compression(message(stream, status)) }
@@ -56,7 +56,7 @@ enum StoreDeflate {
                 status = output.withUnsafeMutableBytes { target in
                     stream.next_out = target.bindMemory(to: Bytef.self).baseAddress.map { $0 + written }
                     stream.avail_out = uInt(target.count - written)
-                    return CZlib.inflate(&stream, Z_NO_FLUSH)
+                    return StoreZlib.inflate(&stream, Z_NO_FLUSH)
                 }
                 switch status {
                 case Z_STREAM_END:

@@ -72,19 +72,27 @@ public final class StoreReader: Sendable {
             }
             let opening = try Row.fetchAll(
                 db,
-                sql: "SELECT first_seen, verdict, origin_hash FROM runs WHERE domain = ? AND opens_history",
+                sql: """
+                    SELECT first_seen, verdict, origin_hash, report_json FROM runs WHERE domain = ? AND opens_history
+                    """,
                 arguments: [domain]
             ).map { row in
                 let verdictText: String = row["verdict"]
                 guard let verdict = Verdict(rawValue: verdictText) else {
                     throw StoreError(.corruptValue("run verdict \(verdictText) of \(domain)"), path: path)
                 }
+                // The first check's report says why its verdict is what it is; a report this version cannot
+                // read only loses the reason, not the history.
+                let report = (row["report_json"] as Data?).flatMap {
+                    try? StoreCoding.decode(DomainReport.self, from: $0)
+                }
                 return (
                     firstSeen: row["first_seen"] as Date, verdict: verdict,
-                    originHash: StoredHex.documentHash.text(row["origin_hash"])
+                    originHash: StoredHex.documentHash.text(row["origin_hash"]),
+                    because: report.map { VerdictReasons.codes(for: verdict, findings: $0.findings) } ?? []
                 )
             }
-            return FirstRunEvents.merged(stored: stored, openingRuns: opening, limit: limit)
+            return FirstRunEvents.merged(stored: stored, openingRunsWithReasons: opening, limit: limit)
         }
     }
 
@@ -166,6 +174,47 @@ public final class StoreReader: Sendable {
                     """,
                 arguments: ["pending": OutboxState.pending, "dead": OutboxState.dead])
             return OutboxCounts(pending: row?["pending"] ?? 0, retrying: row?["retrying"] ?? 0, dead: row?["dead"] ?? 0)
+        }
+    }
+
+    /// Webhooks whose deliveries fail now, by name: those with a delivery waiting for a retry, and those whose
+    /// newest finished delivery was given up on (one dead long ago, with deliveries since, is not failing).
+    public func failingWebhooks() async throws -> [FailingWebhook] {
+        try await database.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT webhook,
+                      COUNT(*) FILTER (WHERE state = :pending AND attempts > 0) AS retrying,
+                      COUNT(*) FILTER (WHERE state = :dead) AS dead,
+                      MAX(CASE WHEN state = :dead THEN finished_at END) AS last_dead,
+                      (SELECT MAX(delivered_at) FROM outbox AS sent
+                        WHERE sent.webhook = failed.webhook AND sent.state = :delivered) AS last_delivered,
+                      (SELECT last_status FROM outbox AS newest
+                        WHERE newest.webhook = failed.webhook AND newest.attempts > 0
+                          AND newest.state IN (:dead, :pending)
+                        ORDER BY newest.id DESC LIMIT 1) AS last_status,
+                      (SELECT last_error FROM outbox AS newest
+                        WHERE newest.webhook = failed.webhook AND newest.attempts > 0
+                          AND newest.state IN (:dead, :pending)
+                        ORDER BY newest.id DESC LIMIT 1) AS last_error
+                    FROM outbox AS failed
+                    WHERE state = :dead OR (state = :pending AND attempts > 0)
+                    GROUP BY webhook ORDER BY webhook
+                    """,
+                arguments: [
+                    "pending": OutboxState.pending, "dead": OutboxState.dead, "delivered": OutboxState.delivered,
+                ]
+            ).compactMap { row in
+                let retrying: Int = row["retrying"]
+                let lastDead: Date? = row["last_dead"]
+                let lastDelivered: Date? = row["last_delivered"]
+                let deadIsNewest = lastDead.map { dead in lastDelivered.map { dead > $0 } ?? true } ?? false
+                guard retrying > 0 || deadIsNewest else { return nil }
+                return FailingWebhook(
+                    webhook: row["webhook"], retrying: retrying, dead: row["dead"], lastStatus: row["last_status"],
+                    lastError: row["last_error"])
+            }
         }
     }
 

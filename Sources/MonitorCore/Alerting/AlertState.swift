@@ -95,10 +95,16 @@ public struct FiringAlert: Sendable, Hashable, Codable {
     public var recentFirings: [Date]
     /// Held firing until stable for `flapStablePeriod` (see `AlertPolicy`).
     public var flapping: Bool
+    /// For a flapping alert, the policy it is held by: seconds it must pass (`flapStablePeriod`) and the window its
+    /// firings were counted in (`flapWindow`), so `status` and chat messages can say until when. Absent when not
+    /// flapping, and in states written before they were kept.
+    public var holdPeriod: Double?
+    public var flapWindow: Double?
 
     public init(
         since: Date, severity: ReportFinding.Severity, lastNotifiedAt: Date, message: String,
-        detail: FindingDetail, recentFirings: [Date], flapping: Bool
+        detail: FindingDetail, recentFirings: [Date], flapping: Bool, holdPeriod: Double? = nil,
+        flapWindow: Double? = nil
     ) {
         self.since = since
         self.severity = severity
@@ -107,6 +113,8 @@ public struct FiringAlert: Sendable, Hashable, Codable {
         self.detail = detail
         self.recentFirings = recentFirings
         self.flapping = flapping
+        self.holdPeriod = holdPeriod
+        self.flapWindow = flapWindow
     }
 
     enum CodingKeys: String, CodingKey {
@@ -115,5 +123,14 @@ public struct FiringAlert: Sendable, Hashable, Codable {
         case message, detail
         case recentFirings = "recent_firings"
         case flapping
+        case holdPeriod = "hold_period"
+        case flapWindow = "flap_window"
+    }
+
+    /// When a flapping alert that passes from `passingSince` on resolves (given enough passing checks); `nil` when
+    /// it is not flapping or its hold is unknown.
+    public func heldUntil(passingSince: Date) -> Date? {
+        guard flapping, let holdPeriod else { return nil }
+        return passingSince.addingTimeInterval(holdPeriod)
     }
 }

@@ -171,10 +171,11 @@ public enum AlertStateMachine {
             return Step(state: .pending(alert: pending))
         }
         let firings = remembered + [now]
+        let flapping = policy.flapLimit > 0 && firings.count >= policy.flapLimit
         let alert = FiringAlert(
             since: now, severity: finding.severity, lastNotifiedAt: now, message: finding.message,
-            detail: finding.detail, recentFirings: firings,
-            flapping: policy.flapLimit > 0 && firings.count >= policy.flapLimit)
+            detail: finding.detail, recentFirings: firings, flapping: flapping,
+            holdPeriod: flapping ? policy.flapStablePeriod : nil, flapWindow: flapping ? policy.flapWindow : nil)
         return Step(state: .firing(alert: alert), notice: Notice(kind: .firing(reminder: false), alert: alert))
     }
 
@@ -196,6 +197,9 @@ public enum AlertStateMachine {
     private static func resolveOrWait(
         _ alert: FiringAlert, passes: Int, passingSince: Date, policy: AlertPolicy, now: Date
     ) -> Step {
+        var alert = alert
+        // The hold in force is the policy's now (a reload may have changed it), which `status` shows.
+        if alert.flapping { alert.holdPeriod = policy.flapStablePeriod }
         let enoughPasses = passes >= policy.successThreshold
         let stableLongEnough = !alert.flapping || now.timeIntervalSince(passingSince) >= policy.flapStablePeriod
         guard enoughPasses && stableLongEnough else {

@@ -21,10 +21,14 @@ public struct IncidentDigest: Sendable, Hashable, Codable {
         /// The findings this alert causes in this check, one line each (`cdn.missing on cdn: …`).
         public var consequences: [String]
         public var reminder: Bool
+        /// Set when the alert is (or, recovered, was) flapping: people are told it is held open, and until when.
+        /// Absent in digests written before it was kept.
+        public var flapping: Flapping?
 
         public init(
             code: String, source: FindingSource, subject: String, severity: ReportFinding.Severity, message: String,
-            appleReason: String? = nil, consequences: [String] = [], reminder: Bool = false
+            appleReason: String? = nil, consequences: [String] = [], reminder: Bool = false,
+            flapping: Flapping? = nil
         ) {
             self.code = code
             self.source = source
@@ -34,11 +38,44 @@ public struct IncidentDigest: Sendable, Hashable, Codable {
             self.appleReason = appleReason
             self.consequences = consequences
             self.reminder = reminder
+            self.flapping = flapping
         }
 
         enum CodingKeys: String, CodingKey {
-            case code, source, subject, severity, message, consequences, reminder
+            case code, source, subject, severity, message, consequences, reminder, flapping
             case appleReason = "apple_reason"
+        }
+    }
+
+    /// How a flapping alert is held open (`AlertPolicy`'s flap rule), for the words of a chat message.
+    public struct Flapping: Sendable, Hashable, Codable {
+        /// Firings within the flap window, the last one included; `nil` when not known (a recovered alert).
+        public var firings: Int?
+        /// The flap window, in seconds.
+        public var window: Double?
+        /// How long it must pass before it resolves, in seconds.
+        public var hold: Double?
+        /// While it passes: when it resolves if it keeps passing.
+        public var heldUntil: Date?
+
+        public init(firings: Int? = nil, window: Double? = nil, hold: Double? = nil, heldUntil: Date? = nil) {
+            self.firings = firings
+            self.window = window
+            self.hold = hold
+            self.heldUntil = heldUntil
+        }
+
+        /// The hold of a firing alert that flaps; `nil` when it does not.
+        public init?(_ alert: FiringAlert, passingSince: Date? = nil) {
+            guard alert.flapping else { return nil }
+            self.init(
+                firings: alert.recentFirings.count, window: alert.flapWindow, hold: alert.holdPeriod,
+                heldUntil: passingSince.flatMap { alert.heldUntil(passingSince: $0) })
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case firings, window, hold
+            case heldUntil = "held_until"
         }
     }
 

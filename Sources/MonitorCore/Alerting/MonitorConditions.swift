@@ -9,11 +9,12 @@ import Foundation
 /// on the sources that could not be seen are held (neither fired nor resolved).
 ///
 /// The rules, on the checks as they finish:
-/// - `monitor.cdn_unreachable` fires when the last 3 checks that asked Apple's CDN (or every domain's, with fewer
-///   than 3 domains) could not reach it, and resolves at the first check that reaches it again.
-/// - `monitor.network` fires when, among the latest check of each domain, at least 3 domains and at least half of
-///   them failed DNS or connect at `.well-known`; it resolves when that is no longer so. With fewer than 3 domains
-///   a network outage cannot be told from broken origins, so it never fires.
+/// - `monitor.cdn_unreachable` fires when the last 3 checks that asked Apple's CDN could not reach it (whatever the
+///   number of domains), and resolves at the first check that reaches it again.
+/// - `monitor.network` fires when a domain's latest check failed DNS or connect at `.well-known` and, in the same
+///   check, at Apple's CDN host too: a resolver or route of this host failing, whatever the number of domains. It
+///   also fires when, among the latest check of each domain, at least 3 domains and at least half of them failed
+///   DNS or connect at `.well-known`. It resolves when neither is so.
 /// - `monitor.resources` fires when a check ends while this process lacks descriptors or memory (EMFILE, ENFILE,
 ///   ENOMEM): that check is discarded, never a domain finding. It resolves at the next check that is recorded.
 /// - `monitor.store` fires when the state database could not commit (full disk, unwritable or deleted file, a lock
@@ -49,6 +50,11 @@ public struct MonitorConditions: Sendable, Hashable {
     public private(set) var active: [Code: Condition] = [:]
     private var cdnFailuresInARow = 0
     private var networkFailing: [String: Bool] = [:]
+    /// Domains whose latest check failed DNS or connect both at the origin and at Apple's CDN host.
+    private var hostNetworkFailing: Set<String> = []
+
+    /// Checks in a row that could not reach Apple's CDN before `monitor.cdn_unreachable` fires.
+    public static let cdnFailuresToFire = 3
 
     public init(active: [Condition] = []) {
         for condition in active { self.active[condition.code] = condition }
@@ -75,6 +81,7 @@ public struct MonitorConditions: Sendable, Hashable {
     /// Forgets domains that are no longer configured, so a removed dead domain cannot hold `monitor.network` up.
     public mutating func forget(keeping domains: Set<String>) {
         networkFailing = networkFailing.filter { domains.contains($0.key) }
+        hostNetworkFailing = hostNetworkFailing.filter { domains.contains($0) }
     }
 
     /// Folds one finished (and recorded) check in; `domains` is how many domains are configured.
@@ -84,8 +91,7 @@ public struct MonitorConditions: Sendable, Hashable {
         if report.cdn != nil {
             let unreachable = report.findings.contains { $0.has(.cdnUnreachable) }
             cdnFailuresInARow = unreachable ? cdnFailuresInARow + 1 : 0
-            let needed = max(1, min(3, domains))
-            if cdnFailuresInARow >= needed, active[.cdnUnreachable] == nil {
+            if cdnFailuresInARow >= Self.cdnFailuresToFire, active[.cdnUnreachable] == nil {
                 let reason = report.cdn?.errorMessage ?? report.cdn?.error ?? "no answer"
                 let condition = Condition(
                     code: .cdnUnreachable, since: now,
@@ -102,14 +108,23 @@ public struct MonitorConditions: Sendable, Hashable {
             $0.source == .wellKnown && ($0.has(.originDNS) || $0.has(.originConnect))
         }
         networkFailing[report.domain] = networkFailure
+        if networkFailure && HostNetwork.cdnFailed(report.cdn) {
+            hostNetworkFailing.insert(report.domain)
+        } else {
+            hostNetworkFailing.remove(report.domain)
+        }
         let failing = networkFailing.values.filter { $0 }.count
-        let outage = domains >= 3 && failing >= 3 && Double(failing) >= Double(max(domains, networkFailing.count)) / 2
+        let majority = domains >= 3 && failing >= 3 && Double(failing) >= Double(max(domains, networkFailing.count)) / 2
+        let outage = majority || !hostNetworkFailing.isEmpty
         if outage, active[.network] == nil {
+            let evidence =
+                majority
+                ? "\(failing) of \(domains) domains fail DNS or connect at once"
+                : "\(report.domain) and Apple's CDN host both fail DNS or connect from this host"
             let condition = Condition(
                 code: .network, since: now,
-                message: "\(failing) of \(domains) domains fail DNS or connect at once: this host's network is the "
-                    + "likelier cause. Their origin alerts are held until it recovers. Check this host's DNS "
-                    + "resolver, routes and firewall.")
+                message: "\(evidence): this host's network is the likelier cause. Origin alerts are held until it "
+                    + "recovers. Check this host's DNS resolver, routes and firewall.")
             active[.network] = condition
             transitions.append(.fired(condition))
         } else if !outage, let condition = active.removeValue(forKey: .network) {

@@ -84,7 +84,9 @@ struct CDNEvaluation: Sendable {
             ReportFinding(linted: $0, source: .cdn)
         }
         if originBroken {
-            findings.append(CDNFinding.only(hash: hash, expectedRefresh: facts.expectedRefresh))
+            findings.append(
+                CDNFinding.only(
+                    hash: hash, expectedRefresh: facts.expectedRefresh, expiresAt: facts.expiresAt, now: now))
             return
         }
         guard let originDocument = origin.document, let originHash = origin.canonicalHash, originHash != hash else {
@@ -95,7 +97,7 @@ struct CDNEvaluation: Sendable {
         findings.append(
             CDNFinding.stale(
                 difference, since: context.staleSince ?? now, expectedRefresh: facts.expectedRefresh,
-                settings: settings, now: now))
+                expiresAt: facts.expiresAt, settings: settings, now: now))
     }
 }
 
@@ -113,7 +115,9 @@ extension CDNFacts {
         maxAge = headers.maxAge
         notes = headers.notes.isEmpty ? nil : headers.notes
         if let maxAge = headers.maxAge {
-            expectedRefresh = now.addingTimeInterval(TimeInterval(max(0, maxAge - (headers.age ?? 0))))
+            let remaining = TimeInterval(maxAge - (headers.age ?? 0))
+            expiresAt = now.addingTimeInterval(remaining)
+            expectedRefresh = now.addingTimeInterval(max(0, remaining))
         }
     }
 }

@@ -23,11 +23,11 @@ enum CDNFinding {
     }
 
     /// `cdn.only`: the origin is broken but Apple still serves a copy.
-    static func only(hash: String, expectedRefresh: Date?) -> ReportFinding {
+    static func only(hash: String, expectedRefresh: Date?, expiresAt: Date?, now: Date) -> ReportFinding {
         ReportFinding(
             code: .cdnOnly, severity: .error, source: .cdn,
             message: "the origin is broken but Apple still serves a copy: devices keep working only until Apple's "
-                + "next refresh" + (expectedRefresh.map { " (its cached copy expires \(RFC3339.string($0)))" } ?? "")
+                + "next refresh" + (CDNExpiry.phrase(expiresAt, now: now).map { " (its cached copy \($0))" } ?? "")
                 + " — fix the origin now",
             detail: ["cdn_hash": .string(hash), "expected_refresh": .optional(expectedRefresh.map(RFC3339.string))])
     }
@@ -40,6 +40,7 @@ enum CDNFinding {
         _ diff: DocumentDiff,
         since: Date,
         expectedRefresh: Date?,
+        expiresAt: Date?,
         settings: EvaluationSettings,
         now: Date
     ) -> ReportFinding {
@@ -51,8 +52,8 @@ enum CDNFinding {
         var message = "Apple's copy differs from the origin (\(summary)"
         if diff.changes.count > 1 { message += ", and \(diff.changes.count - 1) more" }
         message += ")"
-        if let expectedRefresh {
-            message += "; its cached copy expires \(RFC3339.string(expectedRefresh)), Apple may refresh after that"
+        if let expiry = CDNExpiry.phrase(expiresAt, now: now) {
+            message += "; its cached copy \(expiry), Apple may refresh after that"
         }
         if !diff.canChangeBehavior { message += "; the difference cannot change which URLs open the app" }
         return ReportFinding(

@@ -44,9 +44,11 @@ public enum DomainEvaluator {
                 wellKnown: wellKnown, wellKnownBroken: wellKnownBroken, root: root)
         }
         wellKnownBroken = findings.contains(where: isOriginBreaking)
+        var originExpectations: [ReportFinding] = []
         if let document = wellKnown.document, !expectations.isEmpty {
-            findings += ExpectationEvaluation.findings(
+            originExpectations = ExpectationEvaluation.findings(
                 expectations, document: document, domain: observation.domain, source: .wellKnown)
+            findings += originExpectations
         }
 
         var cdnFacts: CDNFacts?
@@ -60,8 +62,19 @@ public enum DomainEvaluator {
             diff = cdn.diff
             if let hash = cdn.facts.canonicalHash, let text = cdn.canonicalText { documents[hash] = text }
             if let copy = cdn.document, !expectations.isEmpty {
-                findings += ExpectationEvaluation.findings(
+                let onCopy = ExpectationEvaluation.findings(
                     expectations, document: copy, domain: observation.domain, source: .cdn)
+                // A copy that differs from a valid origin is older than it: what the origin already satisfies,
+                // Apple's copy lacks only until Apple's refresh. That is `cdn.stale`, not a failed expectation.
+                let copyLags =
+                    wellKnown.document != nil && cdn.facts.canonicalHash != nil
+                    && cdn.facts.canonicalHash != wellKnown.canonicalHash
+                findings += onCopy.map { finding in
+                    guard copyLags, !originExpectations.contains(where: { $0.sameExpectation(as: finding) }) else {
+                        return finding
+                    }
+                    return ExpectationEvaluation.lagging(finding, expiresAt: cdn.facts.expiresAt, now: now)
+                }
             }
         }
         if let reason = cdnFacts?.appleFailureReason, findings.contains(where: { $0.has(.cdnMissing) }),
@@ -78,6 +91,9 @@ public enum DomainEvaluator {
                 cdnSameMeaning: cdnFacts?.canonicalHash != nil && cdnFacts?.canonicalHash == wellKnown.canonicalHash,
                 rootSameMeaning: rootFacts?.canonicalHash != nil && rootFacts?.canonicalHash == wellKnown.canonicalHash,
                 appleReason: cdnFacts?.appleFailureReason))
+        if HostNetwork.failedToReach(observation.wellKnown), HostNetwork.failedToReach(observation.cdn) {
+            findings = blameHostNetwork(findings)
+        }
         return DomainReport(
             domain: observation.domain,
             checkedAt: now,
@@ -99,24 +115,49 @@ public enum DomainEvaluator {
     }
 
     /// The verdict of a set of findings, the first that applies: an error on the origin's `.well-known` (origin or
-    /// content) is `origin_broken`; then any `expect.*` is `expectation_failed`; `cdn.missing` or `cdn.invalid` is
+    /// content) is `origin_broken`; then an `expect.*` error is `expectation_failed`; `cdn.missing` or `cdn.invalid` is
     /// `cdn_missing`; `cdn.stale` is `cdn_stale`; an unreachable or unasked CDN is `unknown`; else `ready`.
     ///
     /// A `cdn.stale` of severity `info` (only comments or unknown keys differ) does not hold a release back: it
     /// cannot change which URLs open the app.
     public static func verdict(for findings: [ReportFinding], cdnAsked: Bool) -> Verdict {
         if findings.contains(where: isOriginBreaking) { return .originBroken }
-        if findings.contains(where: { $0.registeredCode?.family == .expectation }) { return .expectationFailed }
+        // A lagging copy's expectation is a warning under `cdn.stale`: the file is right, Apple is late.
+        if findings.contains(where: { $0.registeredCode?.family == .expectation && $0.severity == .error }) {
+            return .expectationFailed
+        }
         if findings.contains(where: { $0.has(.cdnMissing) || $0.has(.cdnInvalid) }) { return .cdnMissing }
         if findings.contains(where: { $0.has(.cdnStale) && $0.severity != .info }) { return .cdnStale }
         if !cdnAsked || findings.contains(where: { $0.has(.cdnUnreachable) }) { return .unknown }
         return .ready
     }
 
-    /// An error-severity origin or content finding on `.well-known`: Apple would refuse the file.
+    /// An error-severity origin or content finding on `.well-known`: Apple would refuse the file. Not one caused by
+    /// this host's own network (`HostNetwork`): that says nothing about the origin.
     static func isOriginBreaking(_ finding: ReportFinding) -> Bool {
         finding.source == .wellKnown && finding.severity == .error
             && [.origin, .document].contains(finding.registeredCode?.family)
+            && finding.causedBy?.code != HostNetwork.conditionCode
+    }
+
+    /// When the origin and Apple's CDN host both failed DNS or connect, the origin's transport findings are caused
+    /// by this host's network, and say so instead of telling the domain's owner to publish an address.
+    static func blameHostNetwork(_ findings: [ReportFinding]) -> [ReportFinding] {
+        findings.map { finding in
+            guard finding.source != .cdn, finding.has(.originDNS) || finding.has(.originConnect) else {
+                return finding
+            }
+            var blamed = finding
+            let step = finding.has(.originDNS) ? "resolve" : "connect to"
+            blamed.message =
+                "could not \(step) the origin, nor Apple's CDN host, from this host: this host's DNS resolver or "
+                + "network is the likelier cause, not the domain (\(finding.detail["error"]?.stringValue ?? "no answer"))"
+            // The root path's copy of the failure stays caused by the `.well-known` one.
+            if finding.source == .wellKnown {
+                blamed.causedBy = FindingCause(code: HostNetwork.conditionCode, source: .cdn)
+            }
+            return blamed
+        }
     }
 
     /// Findings grouped by source, errors first, then by code: the order a person reads a report in.

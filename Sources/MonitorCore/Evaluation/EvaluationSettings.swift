@@ -31,8 +31,9 @@ public struct EvaluationSettings: Sendable, Hashable {
 public struct EvaluationContext: Sendable, Hashable {
     /// Since when Apple's copy has differed from the origin's current meaning, if it already did before this check.
     public var staleSince: Date?
-    /// Since when the origin has served its current meaning, as far as earlier checks know. Apple's failure reason
-    /// from an answer cached before then is about an older origin (one since fixed), so it is not believed.
+    /// When an earlier check saw the origin change to its current meaning (never the first sight of it: that says
+    /// nothing about when it appeared). Apple's failure reason from an answer cached before then is about an older
+    /// origin (one since fixed), so it is not believed.
     public var originSince: Date?
 
     public init(staleSince: Date? = nil, originSince: Date? = nil) {

@@ -1,4 +1,5 @@
 import AASA
+import Foundation
 
 /// Checks what the team expects against one copy of the file (the origin's or Apple's), each reported on its copy.
 enum ExpectationEvaluation {
@@ -28,6 +29,29 @@ enum ExpectationEvaluation {
             }
         }
         return findings
+    }
+
+    /// `finding`, an expectation Apple's copy fails while the origin satisfies it, as what it is: Apple's copy is
+    /// older than the file. A warning caused by `cdn.stale` (so it never alerts on its own, and the verdict is
+    /// `cdn_stale`, exit 3), saying to wait for Apple's refresh rather than to change the file.
+    static func lagging(_ finding: ReportFinding, expiresAt: Date?, now: Date) -> ReportFinding {
+        var lagging = finding
+        lagging.severity = .warning
+        lagging.detail["lagging"] = .bool(true)
+        let expiry = CDNExpiry.phrase(expiresAt, now: now).map { " (\($0))" } ?? ""
+        let what: String
+        if finding.has(.expectAppMissing) {
+            let app = finding.detail["app"]?.stringValue ?? finding.subject
+            let service = finding.detail["service"]?.stringValue ?? "applinks"
+            what = "\(app) is not yet listed in \(service) on Apple's copy: the origin lists it"
+        } else {
+            let url = finding.detail["url"]?.stringValue ?? finding.subject
+            let decision = finding.detail["decision"]?.stringValue ?? "different"
+            what = "\(url) is \(decision) on Apple's copy: the origin already gives the expected decision"
+        }
+        lagging.message = "\(what); Apple's copy\(expiry) does not yet — wait for Apple's refresh"
+        lagging.causedBy = FindingCause(code: FindingCode.cdnStale.id, source: .cdn)
+        return lagging
     }
 
     private static func urlFinding(
@@ -97,5 +121,12 @@ enum ExpectationEvaluation {
             guard case .array(let values)? = document.json[service]?["apps"] else { return [] }
             return Set(values.compactMap { if case .string(let app) = $0 { app } else { nil } })
         }
+    }
+}
+
+extension ReportFinding {
+    /// Whether `other` is the same expectation failing on another copy: same code, subject and app.
+    func sameExpectation(as other: ReportFinding) -> Bool {
+        code == other.code && subject == other.subject && detail["app"] == other.detail["app"]
     }
 }

@@ -84,9 +84,19 @@ enum FindingCauses {
         case .httpStatus: candidates = [.originBotBlocked, .originAppleFailure, .originRedirect, .originStatus]
         case .address: candidates = [.originPrivateAddress, .originDNS, .originAppleFailure]
         case .timeout: candidates = [.originTimeout, .originConnect, .originSlow, .originAppleFailure, .originDNS]
-        case .content: candidates = [.originAppleFailure]
+        case .content: candidates = [.originJSON, .originTooLarge, .originAppleFailure]
         }
         let origin = findings.filter { $0.source == .wellKnown && $0.severity > .info }
+        if family == .content {
+            // Bad content we fetched ourselves (HTML with 200, JSON nested too deep, a wrong type) fully explains
+            // Apple's `SWCERR004xx`: it is the cause, and Apple's reason only confirms it.
+            let content = origin.first {
+                $0.severity == .error
+                    && ($0.has(.originJSON) || $0.has(.originTooLarge)
+                        || $0.registeredCode?.family == .document)
+            }
+            if let content { return content }
+        }
         for code in candidates {
             if let finding = origin.first(where: { $0.has(code) }) { return finding }
         }

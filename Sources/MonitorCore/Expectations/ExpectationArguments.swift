@@ -5,7 +5,8 @@ public enum ExpectationArguments {
     /// The services an `--expect-app SERVICE:APPID` may name.
     public static let services: Set<String> = ["applinks", "webcredentials", "appclips", "activitycontinuation"]
 
-    /// Builds each domain's expectations: apps apply to every domain, a URL to the domain of its host.
+    /// Builds each domain's expectations: a bare app (`[SERVICE:]APPID`) applies to every domain checked,
+    /// `DOMAIN=[SERVICE:]APPID` to that domain only, and a URL to the domain of its host.
     ///
     /// `urls` and `noURLs` are `URL=APPID`, split at the last `=` (URLs may hold `=` in their query).
     public static func assign(
@@ -15,10 +16,24 @@ public enum ExpectationArguments {
         domains: [String]
     ) throws(ExpectationArgumentError) -> [String: Expectations] {
         var expectedApps: [ExpectedApp] = []
+        var domainApps: [(domain: String, app: ExpectedApp)] = []
         for argument in apps {
-            expectedApps.append(try app(argument))
+            if let equals = argument.firstIndex(of: "=") {
+                let host = String(argument[..<equals])
+                let domain = (try? DomainName.normalize(host)) ?? host
+                guard domains.contains(domain) else {
+                    throw ExpectationArgumentError(
+                        "--expect-app \(argument): \(host) is not one of the domains checked (DOMAIN=APPID names one)")
+                }
+                domainApps.append((domain, try app(String(argument[argument.index(after: equals)...]), as: argument)))
+            } else {
+                expectedApps.append(try app(argument, as: argument))
+            }
         }
         var result = Dictionary(uniqueKeysWithValues: domains.map { ($0, Expectations(apps: expectedApps)) })
+        for (domain, app) in domainApps where result[domain]?.apps.contains(app) == false {
+            result[domain]?.apps.append(app)
+        }
         for (argument, decision) in urls.map({ ($0, ExpectedDecision.match) }) + noURLs.map({ ($0, .notMatch) }) {
             let option = decision == .match ? "--expect-url" : "--expect-no-url"
             guard let equals = argument.lastIndex(of: "="), equals != argument.startIndex else {
@@ -43,8 +58,8 @@ public enum ExpectationArguments {
         return result
     }
 
-    /// `APPID` (in `applinks`) or `SERVICE:APPID`.
-    static func app(_ argument: String) throws(ExpectationArgumentError) -> ExpectedApp {
+    /// `APPID` (in `applinks`) or `SERVICE:APPID`; `given` is the whole argument, for messages.
+    static func app(_ argument: String, as given: String) throws(ExpectationArgumentError) -> ExpectedApp {
         var service = "applinks"
         var appID = argument
         if let colon = argument.firstIndex(of: ":") {
@@ -52,13 +67,13 @@ public enum ExpectationArguments {
             appID = String(argument[argument.index(after: colon)...])
             guard services.contains(service) else {
                 throw ExpectationArgumentError(
-                    "--expect-app \(argument): unknown service '\(service)'; expected one of "
+                    "--expect-app \(given): unknown service '\(service)'; expected one of "
                         + services.sorted().joined(separator: ", "))
             }
         }
         guard AppIDShape.isValid(appID[...]) else {
             throw ExpectationArgumentError(
-                "--expect-app \(argument): '\(appID)' is not an app ID (10-character Team ID, '.', bundle ID)")
+                "--expect-app \(given): '\(appID)' is not an app ID (10-character Team ID, '.', bundle ID)")
         }
         return ExpectedApp(service: service, appID: appID)
     }

@@ -87,11 +87,16 @@ extension DomainLedger {
         for event in wanted {
             switch event.type {
             case .alertFiring where !event.reminder:
-                digest.started.append(item(event))
+                var started = item(event)
+                if event.flapping, let identity = event.identity, case .firing(let alert)? = alerts[identity] {
+                    started.flapping = IncidentDigest.Flapping(alert)
+                }
+                digest.started.append(started)
                 if let identity = event.identity { told.insert(identity) }
             case .alertResolved:
                 var recovered = item(event)
                 recovered.message = RecoveryText.text(for: event.code, propagated: propagated)
+                if event.flapping { recovered.flapping = IncidentDigest.Flapping() }
                 digest.recovered.append(recovered)
                 if let identity = event.identity { told.insert(identity) }
             case .originChanged:
@@ -106,8 +111,10 @@ extension DomainLedger {
         for (identity, state) in alerts.sorted(by: { $0.key < $1.key }) where !told.contains(identity) {
             // Resolving alerts still fire for the receiver: they have not passed long enough to be resolved.
             let firing: FiringAlert
+            var passingSince: Date?
             switch state {
-            case .firing(let alert), .resolving(let alert, _, _): firing = alert
+            case .firing(let alert): firing = alert
+            case .resolving(let alert, _, let since): (firing, passingSince) = (alert, since)
             case .pending, .resolved: continue
             }
             guard firing.severity >= webhook.minSeverity, webhook.events.contains(.alertFiring) else { continue }
@@ -116,7 +123,8 @@ extension DomainLedger {
                 IncidentDigest.Item(
                     code: identity.code, source: identity.source, subject: identity.subject,
                     severity: alert.severity, message: alert.message,
-                    appleReason: AlertSummary.appleReason(in: alert.detail), reminder: reminders.contains(identity)))
+                    appleReason: AlertSummary.appleReason(in: alert.detail), reminder: reminders.contains(identity),
+                    flapping: IncidentDigest.Flapping(alert, passingSince: passingSince)))
         }
         return digest.isEmpty ? nil : digest
     }
@@ -154,7 +162,7 @@ extension DomainLedger {
     static func summary(_ digest: IncidentDigest) -> String {
         var parts: [String] = []
         if let first = digest.started.first {
-            var text = "\(first.code) started failing"
+            var text = "\(first.code) started failing" + (first.flapping == nil ? "" : " again (flapping: held open)")
             if !first.consequences.isEmpty { text += " (\(first.consequences.count) more follow from it)" }
             if digest.started.count > 1 { text += ", with \(digest.started.count - 1) other alert(s)" }
             parts.append(text)

@@ -69,6 +69,7 @@ public enum DomainLedger {
             entry.detail["change_count"] = .int(diff.changes.count)
             return entry
         }
+        timeline += alertTimeline(events)
         return LedgerOutcome(
             state: state, alerts: alerts, alertsChanged: alerts != snapshot.alerts,
             run: runUpdate(snapshot.run, opensHistory: snapshot.state == nil, report: report), timeline: timeline,
@@ -121,6 +122,26 @@ public enum DomainLedger {
             }
         }
         return events
+    }
+
+    /// `history`'s record of the alerts that fired (or rose in severity) and resolved at this check; reminders
+    /// change nothing and are left out.
+    static func alertTimeline(_ events: [MonitorEvent]) -> [TimelineEvent] {
+        events.compactMap { event in
+            let kind: TimelineEvent.Kind
+            switch event.type {
+            case .alertFiring where !event.reminder: kind = .alertFiring
+            case .alertResolved: kind = .alertResolved
+            default: return nil
+            }
+            var detail: FindingDetail = [
+                "code": .string(event.code), "severity": .string(event.severity.rawValue),
+            ]
+            if let source = event.source { detail["source"] = .string(source.rawValue) }
+            if !event.subject.isEmpty { detail["subject"] = .string(event.subject) }
+            if event.flapping { detail["flapping"] = .bool(true) }
+            return TimelineEvent(at: event.occurredAt, kind: kind, detail: detail)
+        }
     }
 
     private static func document(_ canonicalText: String) -> AASADocument? {

@@ -9,11 +9,13 @@ import Foundation
 public enum FirstRunEvents {
     /// The events of the first check of a domain whose first run started at `firstSeen` with these facts, in the
     /// order `DomainStateTransition` notes them.
-    public static func events(firstSeen: Date, verdict: Verdict, originHash: String?) -> [TimelineEvent] {
-        var events = [
-            TimelineEvent(
-                at: firstSeen, kind: .verdictChanged, detail: ["from": .null, "to": .string(verdict.rawValue)])
-        ]
+    /// `because` is what the first verdict rests on (`VerdictReasons`), which `history` reads from the run's report.
+    public static func events(
+        firstSeen: Date, verdict: Verdict, originHash: String?, because: [String] = []
+    ) -> [TimelineEvent] {
+        var detail: FindingDetail = ["from": .null, "to": .string(verdict.rawValue)]
+        if !because.isEmpty { detail["because"] = .array(because.map { .string($0) }) }
+        var events = [TimelineEvent(at: firstSeen, kind: .verdictChanged, detail: detail)]
         if let originHash {
             events.append(TimelineEvent(at: firstSeen, kind: .originFirstSeen, detail: ["hash": .string(originHash)]))
         }
@@ -25,7 +27,12 @@ public enum FirstRunEvents {
     public static func stored(_ timeline: [TimelineEvent], run: RunUpdate) -> [TimelineEvent] {
         guard case .start(let new) = run, new.opensHistory else { return timeline }
         let implied = events(firstSeen: new.firstSeen, verdict: new.verdict, originHash: new.originHash)
-        return timeline.filter { !implied.contains($0) }
+        // The first verdict's `because` is rebuilt from the run's report, so it is no reason to write a row.
+        return timeline.filter { entry in
+            var bare = entry
+            bare.detail["because"] = nil
+            return !implied.contains(bare)
+        }
     }
 
     /// `stored` timeline rows (oldest first) with the events of the domain's opening runs put back where they
@@ -34,9 +41,23 @@ public enum FirstRunEvents {
     public static func merged(
         stored: [TimelineEvent], openingRuns: [(firstSeen: Date, verdict: Verdict, originHash: String?)], limit: Int
     ) -> [TimelineEvent] {
+        let withoutReasons = openingRuns.map {
+            (firstSeen: $0.firstSeen, verdict: $0.verdict, originHash: $0.originHash, because: [String]())
+        }
+        return merged(stored: stored, openingRunsWithReasons: withoutReasons, limit: limit)
+    }
+
+    /// `merged(stored:openingRuns:limit:)` with each opening run's `because` (the codes its first verdict rests on).
+    public static func merged(
+        stored: [TimelineEvent],
+        openingRunsWithReasons openingRuns: [(
+            firstSeen: Date, verdict: Verdict, originHash: String?, because: [String]
+        )],
+        limit: Int
+    ) -> [TimelineEvent] {
         guard !openingRuns.isEmpty else { return Array(stored.suffix(max(0, limit))) }
         let implied = openingRuns.flatMap { run in
-            events(firstSeen: run.firstSeen, verdict: run.verdict, originHash: run.originHash)
+            events(firstSeen: run.firstSeen, verdict: run.verdict, originHash: run.originHash, because: run.because)
         }
         // Rank: time, then implied before stored, then the order within each list.
         let ranked =

@@ -133,6 +133,9 @@ public struct CDNFacts: Sendable, Hashable, Codable {
     public var maxAge: Int?
     /// When Apple's cached copy expires (check time + max-age − Age): the earliest moment it can change.
     public var expectedRefresh: Date?
+    /// When Apple's cached answer expires or expired (check time + max-age − Age, in the past for an answer kept
+    /// beyond its max-age): unlike `expectedRefresh`, never moved to the check time, so text can say "expired at".
+    public var expiresAt: Date?
     public var canonicalHash: String?
     public var totalSeconds: Double
     /// What was clamped or dropped from Apple's headers because it was out of range (absent when nothing was).
@@ -230,6 +233,7 @@ extension CDNFacts {
         case appleOriginFormat = "apple_origin_format"
         case maxAge = "max_age"
         case expectedRefresh = "expected_refresh"
+        case expiresAt = "expires_at"
         case canonicalHash = "canonical_hash"
         case totalSeconds = "total_seconds"
         case notes

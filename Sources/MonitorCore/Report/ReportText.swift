@@ -17,7 +17,7 @@ public enum ReportText {
         facts.append("origin \(wellKnown.status.map(String.init) ?? wellKnown.error ?? "no answer")")
         if let cdn = report.cdn {
             facts.append("CDN \(cdn.status.map(String.init) ?? cdn.error ?? "no answer")")
-            if let refresh = cdn.expectedRefresh { facts.append("Apple's copy expires \(RFC3339.string(refresh))") }
+            if let expiry = CDNExpiry.summary(cdn, now: report.checkedAt) { facts.append(expiry) }
         }
         if let notAfter = wellKnown.certificate?.notAfter {
             facts.append("certificate until \(RFC3339.string(notAfter))")
@@ -64,11 +64,13 @@ extension Verdict {
     }
 }
 
-/// The JSON document of `check --json`: `{"domains": [...]}`.
+/// The JSON document of `check --json`: `{"domains": [...], "summary": {...}}`.
 public struct CheckOutput: Sendable, Encodable {
     public var domains: [DomainReport]
+    public var summary: CheckSummary?
 
-    public init(domains: [DomainReport]) {
+    public init(domains: [DomainReport], summary: CheckSummary? = nil) {
         self.domains = domains
+        self.summary = summary
     }
 }

@@ -16,14 +16,21 @@ public struct DomainState: Sendable, Hashable, Codable {
     public var originHash: String?
     /// When `originHash` was first seen.
     public var originHashSince: Date?
+    /// When this monitor saw the origin change to `originHash`; `nil` when it was first seen, since nobody knows
+    /// when that meaning appeared. Only a change seen makes Apple's older cached failure an answer about the past.
+    public var originChangedAt: Date?
     /// Apple's copy's meaning at the last check that asked the CDN (`nil` when it served none).
     public var cdnHash: String?
     /// The last check that got an answer from the CDN: the resolution of a propagation measurement starts here.
     public var lastCDNCheck: Date?
     /// Whether Apple serves the origin's meaning; `nil` when unknown (never asked, or no valid origin to compare).
     public var cdnInSync: Bool?
-    /// The first check that saw Apple's copy differ from (or miss) the origin's meaning, while it still does.
+    /// The first check that saw Apple's copy differ from the origin's meaning, while it still does. A missing copy
+    /// is not stale: see `missingSince`.
     public var staleSince: Date?
+    /// The first check that saw Apple serve no usable copy (404, or a body that is not a document), while it
+    /// still does.
+    public var missingSince: Date?
     /// When Apple's cached copy expires, while it is stale: the earliest moment it can change.
     public var expectedRefresh: Date?
     /// The origin certificate's expiry, from the last check that saw one.
@@ -81,12 +88,19 @@ public struct OpenFinding: Sendable, Hashable, Codable {
     public var severity: ReportFinding.Severity
     public var message: String
     public var since: Date
+    /// The finding this one follows from at the last check (`ReportFinding.causedBy`), so `status` and the pages
+    /// show causes first with their consequences under them. Absent in states written before it was kept: those
+    /// findings read as problems of their own until the next check.
+    public var causedBy: FindingCause?
 
-    public init(key: Key, severity: ReportFinding.Severity, message: String, since: Date) {
+    public init(
+        key: Key, severity: ReportFinding.Severity, message: String, since: Date, causedBy: FindingCause? = nil
+    ) {
         self.key = key
         self.severity = severity
         self.message = message
         self.since = since
+        self.causedBy = causedBy
     }
 
     /// What makes two findings of one domain the same problem across checks: code, source and subject.

@@ -26,9 +26,15 @@ public enum DomainStateTransition {
 
         if previous == nil || previous?.verdict != report.verdict {
             let from: DetailValue = previous.map { .string($0.verdict.rawValue) } ?? .null
-            events.append(
-                TimelineEvent(
-                    at: now, kind: .verdictChanged, detail: ["from": from, "to": .string(report.verdict.rawValue)]))
+            var detail: FindingDetail = ["from": from, "to": .string(report.verdict.rawValue)]
+            // Why, in codes: what the new verdict rests on, and what was fixed since the last check.
+            let because = VerdictReasons.codes(for: report.verdict, findings: report.findings)
+            if !because.isEmpty { detail["because"] = .array(because.map { .string($0) }) }
+            if let previous {
+                let cleared = VerdictReasons.cleared(before: previous.openFindings, after: report.findings)
+                if !cleared.isEmpty { detail["cleared"] = .array(cleared.map { .string($0) }) }
+            }
+            events.append(TimelineEvent(at: now, kind: .verdictChanged, detail: detail))
             state.verdict = report.verdict
             state.verdictSince = now
         }
@@ -67,12 +73,14 @@ public enum DomainStateTransition {
             events.append(TimelineEvent(at: now, kind: .originFirstSeen, detail: ["hash": .string(newHash)]))
             state.originHash = newHash
             state.originHashSince = now
+            state.originChangedAt = nil
             return
         }
         events.append(
             TimelineEvent(at: now, kind: .originChanged, detail: ["from": .string(oldHash), "to": .string(newHash)]))
         state.originHash = newHash
         state.originHashSince = now
+        state.originChangedAt = now
         if let pending = state.pendingPropagation {
             events.append(
                 TimelineEvent(
@@ -115,6 +123,7 @@ public enum DomainStateTransition {
             // No valid origin to compare with: in sync or not is unknown.
             state.cdnInSync = nil
             state.staleSince = nil
+            state.missingSince = nil
             state.expectedRefresh = nil
             return
         }
@@ -127,9 +136,25 @@ public enum DomainStateTransition {
                         detail: ["hash": .string(originHash), "stale_since": .time(state.staleSince)]))
             }
             state.staleSince = nil
+            state.missingSince = nil
             state.expectedRefresh = nil
+        } else if report.cdnHash == nil {
+            // Apple serves no usable copy: missing, which is not stale (there is no copy to be old).
+            state.expectedRefresh = report.cdn?.expectedRefresh
+            state.staleSince = nil
+            if state.missingSince == nil {
+                state.missingSince = now
+                events.append(
+                    TimelineEvent(
+                        at: now, kind: .cdnMissing,
+                        detail: [
+                            "origin_hash": .string(originHash), "status": .optional(report.cdn?.status),
+                            "apple_failure_reason": .optional(report.cdn?.appleFailureReason?.raw),
+                        ]))
+            }
         } else {
             state.expectedRefresh = report.cdn?.expectedRefresh
+            state.missingSince = nil
             if state.cdnInSync != false || state.staleSince == nil {
                 state.staleSince = now
                 events.append(
@@ -155,7 +180,9 @@ public enum DomainStateTransition {
         for finding in report.findings {
             let key = finding.openKey
             let since = previousByKey[key]?.since ?? report.checkedAt
-            open[key] = OpenFinding(key: key, severity: finding.severity, message: finding.message, since: since)
+            open[key] = OpenFinding(
+                key: key, severity: finding.severity, message: finding.message, since: since,
+                causedBy: finding.causedBy)
         }
         return open.values.sorted { $0.key < $1.key }
     }

@@ -28,13 +28,22 @@ public struct TimelineEvent: Sendable, Hashable, Codable {
         /// The origin changed again before Apple caught up (detail: `hash`, `changed_at`, `superseded_by`);
         /// the clock restarts for the newest meaning.
         case propagationSuperseded = "propagation.superseded"
-        /// The verdict changed (detail: `from`, null on the first check, and `to`).
+        /// The verdict changed (detail: `from`, null on the first check, and `to`; `because`: the codes the new
+        /// verdict rests on, root causes first; `cleared`: the codes of problems open before and gone now).
         case verdictChanged = "verdict.changed"
         /// Apple's copy stopped matching the origin's meaning (detail: `origin_hash`, `cdn_hash`,
         /// `expected_refresh`).
         case cdnStale = "cdn.stale"
         /// Apple's copy matches the origin again (detail: `hash`, `stale_since`).
         case cdnInSync = "cdn.in_sync"
+        /// An alert fired, or rose in severity while firing (detail: `code`, `source`, `subject` when it has one,
+        /// `severity`, `flapping` when it fired often enough to be held open).
+        case alertFiring = "alert.firing"
+        /// An alert resolved (detail: `code`, `source`, `subject` when it has one, `severity`).
+        case alertResolved = "alert.resolved"
+        /// Apple serves no usable copy while the origin serves a valid one (detail: `origin_hash`, `status`,
+        /// `apple_failure_reason`); not `cdn.stale`: there is no copy to be old.
+        case cdnMissing = "cdn.missing"
     }
 }
 

@@ -7,8 +7,11 @@ import Foundation
 struct AlertSummary {
     /// One line: `🔴 example.com: origin.redirect`, `✅ Resolved — example.com: origin.redirect`, ….
     var title: String
-    /// The finding's message.
+    /// The finding's message, or a digest's lines.
     var message: String
+    /// The lines of `message` a format may set in bold: the whole of a one-line message, a digest's section
+    /// headings. Each is emphasised on its own: Slack's bold does not span lines.
+    var emphasised: Set<String> = []
     /// Apple's `Apple-Failure-Reason`, when the detail carries one.
     var appleReason: String?
     /// A short fix for the code, for alerts that fire.
@@ -36,6 +39,7 @@ struct AlertSummary {
         }
         title = "\(status) — \(event.domain.isEmpty ? "aasa-monitor itself" : event.domain): \(event.code)"
         message = event.message
+        emphasised = [event.message]
         appleReason = Self.appleReason(in: event.detail)
         advice = event.type == .alertFiring ? FixAdvice.text(for: event.code) : nil
         var facts: [(label: String, value: String)] = [("Code", event.code)]
@@ -52,7 +56,8 @@ struct AlertSummary {
     init(digest: IncidentDigest, event: MonitorEvent) {
         if let first = digest.started.first {
             let icon = first.severity == .error ? "🔴" : "🟠"
-            title = "\(icon) Failing — \(event.domain): \(first.code)"
+            let state = first.flapping == nil ? "Failing" : "Failing again, flapping"
+            title = "\(icon) \(state) — \(event.domain): \(first.code)"
         } else if let reminder = digest.stillFailing.first(where: \.reminder) {
             title = "🔁 Still failing — \(event.domain): \(reminder.code)"
         } else if !digest.recovered.isEmpty {
@@ -62,11 +67,16 @@ struct AlertSummary {
             title = "📝 \(event.domain): \(digest.notes.first.map { _ in "changes" } ?? "update")"
         }
         var lines: [String] = []
-        func section(_ heading: String, _ items: [IncidentDigest.Item], advise: Bool) {
+        var headings: Set<String> = []
+        func section(_ heading: String, _ items: [IncidentDigest.Item], advise: Bool, recovered: Bool = false) {
             guard !items.isEmpty else { return }
             lines.append(heading)
+            headings.insert(heading)
             for item in items {
                 lines.append("• \(item.code) (\(item.source.rawValue)): \(item.message)")
+                if let flapping = item.flapping {
+                    lines.append("   " + Self.flappingText(flapping, recovered: recovered))
+                }
                 if let reason = item.appleReason { lines.append("   Apple's reason: \(reason)") }
                 if advise { lines.append("   What to do: \(FixAdvice.text(for: item.code))") }
                 for consequence in item.consequences.prefix(5) { lines.append("   ↳ because of it: \(consequence)") }
@@ -74,18 +84,41 @@ struct AlertSummary {
         }
         section("Started failing:", digest.started, advise: true)
         section("Still failing:", digest.stillFailing, advise: digest.started.isEmpty)
-        section("Recovered:", digest.recovered, advise: false)
+        section("Recovered:", digest.recovered, advise: false, recovered: true)
         if !digest.notes.isEmpty {
             lines.append("Changes:")
+            headings.insert("Changes:")
             lines += digest.notes.map { "• \($0)" }
         }
         message = lines.joined(separator: "\n")
+        emphasised = headings
         appleReason = nil
         advice = nil
         var facts: [(label: String, value: String)] = [("Domain", event.domain)]
         if let verdict = event.verdict { facts.append(("Verdict", verdict.rawValue)) }
         if !digest.incident.isEmpty { facts.append(("Incident", digest.incident)) }
         self.facts = facts
+    }
+
+    /// A flapping alert in words: that it is held open, why, and until when.
+    ///
+    /// `Flapping: it fired 3 times within 1h, so it stays open until it has passed for 1h: you hear of it again
+    /// when it is really fixed, not at every blip.`
+    static func flappingText(_ flapping: IncidentDigest.Flapping, recovered: Bool) -> String {
+        if recovered {
+            return "It had been flapping: it has now passed long enough to be resolved for good."
+        }
+        var text = "Flapping: it fired "
+        if let firings = flapping.firings { text += "\(firings) times" } else { text += "again and again" }
+        text += flapping.window.map { " within \(DurationText.compact($0))" } ?? " in a short time"
+        if let until = flapping.heldUntil {
+            text += "; it passes now, and is held open until \(RFC3339.string(until)) unless it fails again before."
+        } else {
+            text += ", so it stays open until it has passed for "
+            text += flapping.hold.map { DurationText.compact($0) } ?? "a while"
+            text += ": you hear of it again when it is really fixed, not at every blip."
+        }
+        return text
     }
 
     /// `apple_failure_reason` as a string, or an object with `code`/`text`/`raw` (the parsed header).

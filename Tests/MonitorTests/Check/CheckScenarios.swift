@@ -31,6 +31,14 @@ struct CheckScenarios {
         "webcredentials":{"apps":["\(app)"]}}
         """
 
+    /// An app the origin lists (`newapp.origin.test`) before Apple's copy does: a release that adds an App Clip.
+    static let newApp = "9JA89QQLNQ.com.example.clip"
+    /// `current` plus `newApp` in applinks.
+    static let currentWithNewApp = """
+        {"applinks":{"details":[{"appIDs":["\(app)","\(newApp)"],"components":[{"/":"/buy/gift*","exclude":true},\
+        {"/":"/buy/*"}]}]},"webcredentials":{"apps":["\(app)"]}}
+        """
+
     let settings: ProbeSettings
     let caBundle: String
     let connectTo: [String]
@@ -45,11 +53,12 @@ struct CheckScenarios {
         switch host.split(separator: ".").first ?? "" {
         case "ready", "huge", "garbage", "missing", "absent", "unknown", "invalid", "expect": json(current)
         case "stale": json(current)
+        case "newapp": json(currentWithNewApp)
         case "botblock": userAgent == "AASA-Bot/1.0.0" ? FixtureResponse(status: 403) : json(current)
         case "gone", "rootonly": FixtureResponse(status: 404)
         case "redirect": .redirect(to: "https://www.redirect.origin.test/.well-known/apple-app-site-association")
         case "large": json(#"{"applinks":{"details":[]},"pad":""# + String(repeating: "x", count: 131_073) + "\"}")
-        case "html":
+        case "html", "htmlmissing":
             .text("<!DOCTYPE html><html><body>Please sign in</body></html>", headers: [("Content-Type", "text/html")])
         case "ctype": json(current, contentType: "text/plain")
         case "bom":
@@ -93,6 +102,14 @@ struct CheckScenarios {
                 ])
         case "absent":
             return .text("", status: 404, headers: [("Cache-Control", "max-age=3600"), ("Age", "10")])
+        // Apple refused the HTML the origin serves with 200, as our own fetch sees it too.
+        case "htmlmissing":
+            return .text(
+                "", status: 404,
+                headers: [
+                    ("Apple-Failure-Reason", "SWCERR00401 Bad JSON content"), ("Cache-Control", "max-age=3600"),
+                    ("Age", "7200"),
+                ])
         case "slow":
             return .text(
                 "", status: 404,

@@ -123,14 +123,18 @@ struct CheckStreamingTests {
             var stream = CheckJSONStream(lines: false)
             var pieces = Data()
             for report in reports.prefix(count) { pieces += stream.piece(try CheckJSONStream.encode(report)) }
-            pieces += stream.end()
-            let whole = try MonitorJSON.encoder().encode(CheckOutput(domains: Array(reports.prefix(count))))
+            let summary = CheckSummary(
+                verdicts: reports.prefix(count).map(\.verdict), version: "1.0",
+                checkedAt: Date(timeIntervalSince1970: 0))
+            pieces += try stream.end(summary: summary)
+            let whole = try MonitorJSON.encoder().encode(
+                CheckOutput(domains: Array(reports.prefix(count)), summary: summary))
             #expect(String(decoding: pieces, as: UTF8.self) == String(decoding: whole + Data("\n".utf8), as: UTF8.self))
         }
         var lines = CheckJSONStream(lines: true)
         let line = lines.piece(try CheckJSONStream.encode(reports[0]))
         #expect(line == (try MonitorJSON.encoder().encode(reports[0])) + Data("\n".utf8))
-        #expect(lines.end().isEmpty)
+        #expect(try lines.end(summary: CheckSummary(verdicts: [], version: "1.0", checkedAt: Date())).isEmpty)
     }
 
     @Test("in-order release holds back later values until the earlier ones arrive")

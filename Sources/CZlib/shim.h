@@ -1,3 +1,0 @@
-// Brings zlib's public header into Swift as the `CZlib` module. Only the store's JSON columns import it, `internal`:
-// raw deflate with a preset dictionary, which the mirror's zlib wrapper (compress-nio) does not offer.
-#include <zlib.h>
