@@ -7,7 +7,13 @@ struct StatusCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
         abstract: "Show whether the daemon is alive and each domain's verdict, problems, CDN state and certificate.",
-        discussion: "Exit codes: 0 state read; 1 no state yet or unreadable state; 2 usage or configuration error."
+        discussion: """
+            The first line names the database read. Without --config (or $AASA_MONITOR_CONFIG) the state is found as \
+            run finds it: from /etc/aasa-monitor/config.yml when it can be read, else in /var/lib/aasa-monitor or, \
+            for a user who cannot write there, the per-user state directory run falls back to; every domain in the \
+            database is shown unless the configuration lists some. Exit codes: 0 state read; 1 no state yet or \
+            unreadable state; 2 usage or configuration error.
+            """
     )
 
     @OptionGroup var configuration: ConfigurationOptions
@@ -93,7 +99,13 @@ struct HistoryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "history",
         abstract: "Print a domain's timeline: origin changes, when Apple's copy caught up and the delay, verdicts.",
-        discussion: "Exit codes: 0 state read; 1 no state yet or unreadable state; 2 usage or configuration error."
+        discussion: """
+            The first line names the database read. Without --config (or $AASA_MONITOR_CONFIG) the state is found as \
+            run finds it: from /etc/aasa-monitor/config.yml when it can be read, else in /var/lib/aasa-monitor or, \
+            for a user who cannot write there, the per-user state directory run falls back to; every domain in the \
+            database is shown unless the configuration lists some. Exit codes: 0 state read; 1 no state yet or \
+            unreadable state; 2 usage or configuration error.
+            """
     )
 
     @OptionGroup var configuration: ConfigurationOptions
