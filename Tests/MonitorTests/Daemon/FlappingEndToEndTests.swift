@@ -25,7 +25,9 @@ struct FlappingEndToEndTests {
                 extra: IncidentEndToEndTests.alerts
                     + fixture.webhooksSection(receiver: receiver, caFile: ca, formats: ["standard", "slack"]))
             let daemon = try fixture.startDaemon()
-            try await eventually("a first check", log: daemon) { try await DaemonTests.checks(fixture).count >= 1 }
+            try await eventually("a first check", log: daemon) {
+                try await DaemonTests.checks(fixture, domain: Self.domain).count >= 1
+            }
             // Fail and recover three times: the third firing within the flap window (1 h) is flapping.
             for round in 1...3 {
                 fixture.origin.withLock { $0 = (500, "") }
