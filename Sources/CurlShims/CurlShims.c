@@ -52,6 +52,14 @@ CURLcode aasa_curl_easy_setopt_xferinfo(CURL *handle, CURLoption option, aasa_cu
     return curl_easy_setopt(handle, option, callback);
 }
 
+CURLcode aasa_curl_easy_setopt_opensocket(CURL *handle, curl_opensocket_callback callback) {
+    return curl_easy_setopt(handle, CURLOPT_OPENSOCKETFUNCTION, callback);
+}
+
+CURLcode aasa_curl_easy_setopt_prereq(CURL *handle, curl_prereq_callback callback) {
+    return curl_easy_setopt(handle, CURLOPT_PREREQFUNCTION, callback);
+}
+
 CURLcode aasa_curl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value) {
     return curl_easy_getinfo(handle, info, value);
 }

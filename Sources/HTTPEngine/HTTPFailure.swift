@@ -54,6 +54,8 @@ public struct HTTPFailure: Error, Sendable, Hashable, CustomStringConvertible {
     public var primaryIP: String?
     /// Phase timings up to the failure.
     public var timings: HTTPTimings
+    /// For a `connect` failure: the address the engine refused to connect to (`HTTPRequest.refusedAddresses`).
+    public var refused: RefusedConnection?
 
     /// The stable identifier of `kind`, for example `"tls.expired"`.
     public var identifier: String { kind.rawValue }

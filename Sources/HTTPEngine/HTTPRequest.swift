@@ -70,6 +70,15 @@ public struct HTTPRequest: Sendable, Hashable {
     /// go through our proxy, and a proxy would hide what the probe must see: the origin's own address (private
     /// addresses are refused by Apple), its certificate and its answer to Apple's user agent.
     public var proxy: String?
+    /// Addresses this request never connects to, judged on the address libcurl is about to connect to: after
+    /// DNS, connect-to rules and happy eyeballs, in whatever notation the URL used, and again on a reused
+    /// connection before the request is sent. A refused address fails the request with `HTTPFailure.refused` set,
+    /// and no packet is sent to it.
+    ///
+    /// For receivers named by configuration (webhooks): a host name that resolves to `169.254.169.254` reaches
+    /// the cloud metadata service as surely as the literal address would (issue 26 §4). Empty by default: a probe
+    /// must reach whatever address an origin has, and reports a private one as a finding.
+    public var refusedAddresses: [AddressBlock] = []
 
     /// Creates a GET request with the careful defaults.
     public init(

@@ -45,6 +45,7 @@ extension Transfer {
             try setTimeouts(total: remaining, connect: min(request.connectTimeout, remaining))
         }
         try setConnectTo(request)
+        try setAddressGuard(userdata: userdata)
         // An empty PROXY disables the environment's proxy variables; see `HTTPRequest.proxy` for why.
         try set(CURLOPT_PROXY, request.proxy ?? "", "PROXY")
         // One CA file and no CA directory: Debian's default CAPATH makes libcurl re-read the trust store for every
@@ -208,7 +209,7 @@ extension Transfer {
         try check(value.withCString { aasa_curl_easy_setopt_ptr(easy, option, $0) }, name)
     }
 
-    private func check(_ code: CURLcode, _ option: String) throws(HTTPEngineError) {
+    func check(_ code: CURLcode, _ option: String) throws(HTTPEngineError) {
         guard code != CURLE_OK else { return }
         throw HTTPEngineError(
             code: .invalidRequest, url: ticket.request.url,

@@ -14,6 +14,15 @@ extension Transfer {
         let status = longInfo(CURLINFO_RESPONSE_CODE)
         let timings = self.timings()
         let primaryIP = stringInfo(CURLINFO_PRIMARY_IP).flatMap { $0.isEmpty ? nil : $0 }
+        if let refused, code != CURLE_OK {
+            // libcurl says only "couldn't connect" or "aborted by callback": the refusal is the reason.
+            var failure = HTTPFailure(
+                kind: .connect, url: request.url, curlCode: Int(code.rawValue),
+                curlMessage: "refused to connect to \(refused): the request's refusedAddresses exclude it",
+                primaryIP: refused.address.description, timings: timings)
+            failure.refused = refused
+            return .failure(failure)
+        }
         guard code == CURLE_OK else {
             let verifyResult = longInfo(CURLINFO_SSL_VERIFYRESULT)
             let (kind, validity) = HTTPFailure.classify(

@@ -38,6 +38,8 @@ final class Transfer {
     let readsPeerCertificate: Bool
     /// The server's certificate as DER, copied at the first header line while libcurl holds the connection.
     var peerCertificateDER: [UInt8]?
+    /// The address the guard of `HTTPRequest.refusedAddresses` refused (`Transfer+AddressGuard.swift`).
+    var refused: RefusedConnection?
     /// Whether the next header line starts a block (the first line, or the line after a blank one).
     private var atHeaderBlockStart = true
 

@@ -50,6 +50,15 @@ CURLcode aasa_curl_easy_setopt_data_callback(CURL *handle, CURLoption option,
 /// For XFERINFOFUNCTION.
 CURLcode aasa_curl_easy_setopt_xferinfo(CURL *handle, CURLoption option,
                                         aasa_curl_xferinfo_callback _Nullable callback);
+/// CURLOPT_OPENSOCKETFUNCTION: called instead of socket(2) with the address about to be connected to, after DNS.
+CURLcode aasa_curl_easy_setopt_opensocket(CURL *handle, curl_opensocket_callback _Nullable callback);
+/// CURLOPT_PREREQFUNCTION (7.80+): called with the connected address before a request is sent on a new or reused
+/// connection.
+CURLcode aasa_curl_easy_setopt_prereq(CURL *handle, curl_prereq_callback _Nullable callback);
+/// `CURL_SOCKET_BAD` and `CURL_PREREQFUNC_ABORT` are macros Swift does not import.
+static const curl_socket_t aasa_curl_socket_bad = CURL_SOCKET_BAD;
+static const int aasa_curl_prereq_ok = CURL_PREREQFUNC_OK;
+static const int aasa_curl_prereq_abort = CURL_PREREQFUNC_ABORT;
 
 CURLcode aasa_curl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value);
 CURLcode aasa_curl_easy_getinfo_off(CURL *handle, CURLINFO info, curl_off_t *value);

@@ -6,8 +6,9 @@ import HTTPEngine
 ///
 /// Every failure comes back as an `Answer`, the ones of our own included (unreadable trust anchors, a signer
 /// refusing its key, an option libcurl rejects): the caller retries them with backoff like a receiver that did
-/// not answer, so none can become a hot loop. Only a stopping daemon (`Stopped`) and an event that cannot be
-/// rendered (`Unsendable`) are thrown. No text from here contains the webhook's URL beyond `scheme://host/…`.
+/// not answer, so none can become a hot loop. Only a stopping daemon (`Stopped`), an event that cannot be
+/// rendered (`Unsendable`) and a receiver whose address is refused (`Receiver.Refused`) are thrown; the last two
+/// are dead letters at once. No text from here contains the webhook's URL beyond `scheme://host/…`.
 ///
 /// Webhook requests never use the probe's `connect-to` rules or extra CA (those are for origins and the CDN); a
 /// webhook may name its own `ca_file` for an internal receiver.
@@ -18,8 +19,11 @@ struct WebhookSender: Sendable {
     struct Answer: Sendable {
         var outcome: DeliveryOutcome
         var retryAfter: String?
-        /// The first bytes of the answer's body, for `last_error` and `webhook test`, with the URL cut out.
+        /// The first bytes of the answer's body, for `last_error`, with the URL cut out.
         var bodyExcerpt: String
+        /// The size of the answer's body, for `webhook test` (which never prints the body); `nil` when there was
+        /// no answer, or one over `maximumAnswerBytes`.
+        var bodyBytes: Int? = nil
     }
 
     /// The daemon is stopping (the task was cancelled or the engine shut down): the delivery stays pending and is
@@ -65,25 +69,27 @@ struct WebhookSender: Sendable {
                 headers.append("webhook-timestamp", String(WebhookSigner.unixSeconds(now)))
             }
         }
-        let request = HTTPRequest(
-            url: webhook.url, method: "POST", headers: headers, body: body,
-            userAgent: "aasa-monitor/\(MonitorVersion.current)", timeout: webhook.timeout,
-            maxBodyBytes: Self.maximumAnswerBytes, httpsOnly: false,
-            trust: webhook.caFile.map { .systemAnd(extraCAFile: $0) } ?? .system)
-        return try await perform(request, url: webhook.url)
+        let receiver = Receiver(webhook: webhook)
+        let request = receiver.request(
+            method: "POST", headers: headers, body: body, maxBodyBytes: Self.maximumAnswerBytes)
+        return try await perform(request, to: receiver)
     }
 
-    private func perform(_ request: HTTPRequest, url: String) async throws -> Answer {
+    private func perform(_ request: HTTPRequest, to receiver: Receiver) async throws -> Answer {
+        let url = receiver.url
         do {
             let response = try await transport.perform(request)
             let excerpt = String(decoding: response.body.prefix(500), as: UTF8.self)
             return Answer(
                 outcome: .status(response.status), retryAfter: response.headers.first("Retry-After"),
-                bodyExcerpt: WebhookURLText.scrub(excerpt, url: url))
-        } catch let failure as HTTPFailure where failure.kind == .tooLarge && failure.status != nil {
-            // The receiver answered, at length: its status is the answer; only the excess body is dropped.
-            return Answer(outcome: .status(failure.status ?? 0), bodyExcerpt: "")
+                bodyExcerpt: WebhookURLText.scrub(excerpt, url: url), bodyBytes: response.body.count)
         } catch let failure as HTTPFailure {
+            // The engine refused the address it was about to connect to: no retry can make it acceptable.
+            if let refused = failure.refused { throw receiver.refusal(refused) }
+            if failure.kind == .tooLarge, let status = failure.status {
+                // The receiver answered, at length: its status is the answer; only the excess body is dropped.
+                return Answer(outcome: .status(status), bodyExcerpt: "")
+            }
             let text = WebhookURLText.scrub(failure.curlMessage, url: url)
             return Answer(outcome: .transportFailure("\(failure.identifier): \(text)"), bodyExcerpt: "")
         } catch let error as HTTPEngineError where error.code == .shutDown {

@@ -7,7 +7,7 @@ public enum WebhookTester {
     public struct Result: Sendable {
         public var webhook: String
         public var delivered: Bool
-        /// `ops (standard): answered 200: ok [webhook-id msg_…]` — one line for a person; the webhook is named by
+        /// `ops (standard): answered 200 (2 bytes) [webhook-id msg_…]` — one line for a person; the webhook is named by
         /// its name, and nothing of its URL but `scheme://host/…` is shown: the URL may be the secret.
         public var line: String
     }
@@ -53,13 +53,13 @@ public enum WebhookTester {
             }
             switch answer.outcome {
             case .status(let status):
-                let body =
-                    answer.bodyExcerpt.isEmpty
-                    ? "" : ": \(answer.bodyExcerpt.replacingOccurrences(of: "\n", with: " "))"
+                // The size, never the body: whatever the receiver answers (a metadata service's credentials, an
+                // internal page) must not be printed by a command anyone with the configuration can run.
+                let size = answer.bodyBytes.map { "\($0) byte\($0 == 1 ? "" : "s")" } ?? "over 64 KiB"
                 results.append(
                     Result(
                         webhook: webhook.name, delivered: (200...299).contains(status),
-                        line: "\(prefix): answered \(status)\(body) [webhook-id \(deliveryID)]"))
+                        line: "\(prefix): answered \(status) (\(size)) [webhook-id \(deliveryID)]"))
             case .transportFailure(let text):
                 results.append(Result(webhook: webhook.name, delivered: false, line: "\(prefix): no answer: \(text)"))
             }
