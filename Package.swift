@@ -94,6 +94,7 @@ let package = Package(
             name: "Monitor",
             dependencies: [
                 "MonitorCore",
+                "AppClaims",
                 "AASA",
                 "HTTPEngine",
                 "StoreZlib",

@@ -40,6 +40,19 @@ struct CheckCommand: AsyncParsableCommand {
     @Option(name: .customLong("expect-no-url"), help: "URL=APPID: the URL must not open the app.")
     var unexpectedURLs: [String] = []
 
+    @Option(
+        name: .customLong("app"),
+        help: ArgumentHelp(
+            "An .ipa, .app, .xcarchive, Mach-O or .entitlements file whose claimed domains to check (repeatable).",
+            discussion: "Every domain the build's binaries claim (main app, App Clips, extensions) is checked once, "
+                + "each claim as an expectation: the binary's app ID listed in the claimed service, on the origin "
+                + "and on Apple's copy (on the origin only for ?mode=developer and ?mode=managed)."),
+        completion: .file())
+    var appPaths: [String] = []
+
+    @Option(name: .customLong("app-id"), help: "The app ID (TEAMID.bundle.id) of an .entitlements file given to --app.")
+    var appID: String?
+
     @Option(name: .customLong("cdn-base"), help: "Base URL of Apple's CDN (the domain is appended).")
     var cdnBase: String?
 
@@ -95,7 +108,8 @@ struct CheckCommand: AsyncParsableCommand {
     /// Streams: each domain is printed as soon as it and every domain named before it are done; a slower domain
     /// holds back the later ones as their rendered text or encoded JSON only, never their full reports.
     func run() async throws {
-        let (settings, targets, evaluation) = try prepare()
+        let claimed = try readApps()
+        let (settings, targets, evaluation) = try prepare(claimed)
         // The parsed configuration is gone; give its heap back before the checks allocate (10,000 domains: ~5 MB
         // of YAML nodes, 3 MB of peak RSS measured).
         ProcessHeap.releaseFreeMemory()
@@ -103,7 +117,9 @@ struct CheckCommand: AsyncParsableCommand {
         if let wait {
             let limit = try duration("--wait", wait) ?? .zero
             let step = try duration("--wait-step", waitStep) ?? .seconds(60)
-            try await runWaiting(targets, probe: settings, evaluation: evaluation, for: limit, step: step)
+            try await runWaiting(
+                targets, probe: settings, evaluation: evaluation, for: limit, step: step,
+                appFails: claimed.hasErrors)
             return
         }
         var verdicts: [Verdict] = []
@@ -127,15 +143,18 @@ struct CheckCommand: AsyncParsableCommand {
                     verdicts.append(verdict)
                 })
         }
-        let code = Verdict.exitCode(for: verdicts)
+        // An app's own error (a developer-mode claim in a release build that names no checked domain) fails as an
+        // expectation would.
+        let code = Verdict.exitCode(for: verdicts + (claimed.hasErrors ? [.expectationFailed] : []))
         if code != 0 { throw CommandFailure(message: "", exitCode: code) }
     }
 
     /// What to check and how, from the flags and the configuration; the parsed configuration itself is not kept
     /// while the domains are checked (with 10,000 domains it is megabytes).
-    private func prepare() throws -> (ProbeSettings, [CheckRunner.Target], EvaluationSettings) {
+    private func prepare(_ claimed: ClaimedDomains) throws -> (ProbeSettings, [CheckRunner.Target], EvaluationSettings)
+    {
         let file = try loadConfiguration()
-        return (try probeSettings(file), try checkTargets(file), try evaluationSettings(file))
+        return (try probeSettings(file), try checkTargets(file, claimed: claimed), try evaluationSettings(file))
     }
 
     /// The configuration named by `--config`, or `nil`. Its problems, CA files included, are reported by the
@@ -158,7 +177,7 @@ struct CheckCommand: AsyncParsableCommand {
         }
     }
 
-    private func checkTargets(_ file: MonitorConfiguration?) throws -> [CheckRunner.Target] {
+    private func checkTargets(_ file: MonitorConfiguration?, claimed: ClaimedDomains) throws -> [CheckRunner.Target] {
         var normalized: [String] = []
         for domain in domains {
             do {
@@ -170,8 +189,13 @@ struct CheckCommand: AsyncParsableCommand {
         let configured = Dictionary(
             (file?.domains ?? []).map { ($0.name, $0.expect) }, uniquingKeysWith: { first, _ in first })
         if normalized.isEmpty { normalized = file?.domains.map(\.name) ?? [] }
+        let claimedByDomain = Dictionary(claimed.domains, uniquingKeysWith: { first, _ in first })
+        for (domain, _) in claimed.domains where !normalized.contains(domain) { normalized.append(domain) }
         guard !normalized.isEmpty else {
-            throw CommandFailure.usage("give at least one domain to check (or a --config with domains)")
+            throw CommandFailure.usage(
+                appPaths.isEmpty
+                    ? "give at least one domain to check (or a --config with domains, or an --app)"
+                    : "the app files given to --app claim no domain: nothing to check")
         }
         do {
             let given = try ExpectationArguments.assign(
@@ -180,6 +204,7 @@ struct CheckCommand: AsyncParsableCommand {
                 var expectations = configured[domain] ?? Expectations()
                 expectations.apps += given[domain]?.apps ?? []
                 expectations.urls += given[domain]?.urls ?? []
+                if let fromApps = claimedByDomain[domain] { expectations.merge(fromApps) }
                 return CheckRunner.Target(domain: domain, expectations: expectations)
             }
         } catch {

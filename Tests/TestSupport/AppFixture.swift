@@ -52,10 +52,12 @@ public enum AppFixture {
     public static let teamID = "ABCDE12345"
 
     /// The entitlements of a signed binary with `appID` (`TEAMID.bundle`), `domains` and `get-task-allow`.
-    public static func entitlements(bundleID: String, domains: [String], development: Bool = false) -> [String: Any] {
+    public static func entitlements(
+        bundleID: String, domains: [String], development: Bool = false, team: String = teamID
+    ) -> [String: Any] {
         var entitlements: [String: Any] = [
-            "application-identifier": "\(teamID).\(bundleID)",
-            "com.apple.developer.team-identifier": teamID,
+            "application-identifier": "\(team).\(bundleID)",
+            "com.apple.developer.team-identifier": team,
             "get-task-allow": development,
         ]
         if !domains.isEmpty { entitlements["com.apple.developer.associated-domains"] = domains }

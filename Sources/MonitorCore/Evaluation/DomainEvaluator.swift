@@ -45,6 +45,7 @@ public enum DomainEvaluator {
         }
         wellKnownBroken = findings.contains(where: isOriginBreaking)
         var originExpectations: [ReportFinding] = []
+        findings += ExpectationEvaluation.claimFindings(expectations)
         if let document = wellKnown.document, !expectations.isEmpty {
             originExpectations = ExpectationEvaluation.findings(
                 expectations, document: document, domain: observation.domain, source: .wellKnown)

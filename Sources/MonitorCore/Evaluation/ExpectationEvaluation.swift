@@ -12,13 +12,28 @@ enum ExpectationEvaluation {
     ) -> [ReportFinding] {
         let copy = source == .cdn ? "cdn" : "origin"
         var findings: [ReportFinding] = []
-        for app in expectations.apps where !listedApps(document, service: app.service).contains(app.appID) {
+        // A developer- or managed-mode claim is fetched by devices from the origin: Apple's copy does not matter.
+        for app in expectations.apps where !(source == .cdn && app.originOnly) {
+            let listed = listedApps(document, service: app.service)
+            guard !listed.contains(app.appID) else { continue }
+            var detail: FindingDetail = [
+                "service": .string(app.service), "app": .string(app.appID), "copy": .string(copy),
+            ]
+            var message =
+                "\(app.appID) is not listed in \(app.service) on the \(copy == "cdn" ? "CDN" : "origin") copy: add it "
+                + "to the file"
+            if let teams = otherTeams(listed, than: app.appID) {
+                message +=
+                    "; the file lists apps of team \(teams) only, and this app is of team "
+                    + "\(teamID(of: app.appID)): did the app move to another team?"
+            }
+            if let claimedBy = app.claimedBy {
+                message += " (claimed by \(claimedBy))"
+                detail["claimed_by"] = .string(claimedBy)
+            }
             findings.append(
                 ReportFinding(
-                    code: .expectAppMissing, severity: .error, source: source,
-                    message: "\(app.appID) is not listed in \(app.service) on the \(copy == "cdn" ? "CDN" : "origin") "
-                        + "copy: add it to the file",
-                    detail: ["service": .string(app.service), "app": .string(app.appID), "copy": .string(copy)],
+                    code: .expectAppMissing, severity: .error, source: source, message: message, detail: detail,
                     subject: app.service == "applinks" ? app.appID : "\(app.service):\(app.appID)"))
         }
         guard !expectations.urls.isEmpty else { return findings }
@@ -105,6 +120,30 @@ enum ExpectationEvaluation {
         case .exclude: decision == .exclude
         case .noMatch: decision == .noMatch
         case .notMatch: decision == .exclude || decision == .noMatch
+        }
+    }
+
+    /// The Team ID prefix of an app ID (`ABCDE12345` of `ABCDE12345.com.example.app`).
+    static func teamID(of appID: String) -> String {
+        String(appID.prefix { $0 != "." })
+    }
+
+    /// The teams the listed apps belong to, when there are some and none is `appID`'s own team: the hint that an
+    /// app moved to another team (its app ID changed with it) and the file still names the old one.
+    static func otherTeams(_ listed: Set<String>, than appID: String) -> String? {
+        let teams = Set(listed.map(teamID(of:))).filter { !$0.isEmpty }
+        guard !teams.isEmpty, !teams.contains(teamID(of: appID)) else { return nil }
+        return teams.sorted().prefix(3).joined(separator: ", ")
+    }
+
+    /// The `expect.app_claim` findings of what an app's entries say about the domain.
+    static func claimFindings(_ expectations: Expectations) -> [ReportFinding] {
+        expectations.claimNotes.map { note in
+            ReportFinding(
+                code: .expectAppClaim, severity: note.isError ? .error : .info, source: .wellKnown,
+                message: "\(note.message) (claimed by \(note.claimedBy))",
+                detail: ["app_code": .string(note.code), "claimed_by": .string(note.claimedBy)],
+                subject: note.claimedBy)
         }
     }
 

@@ -3,23 +3,91 @@
 public struct Expectations: Sendable, Hashable, Codable {
     public var apps: [ExpectedApp]
     public var urls: [ExpectedURL]
+    /// What an app's entitlements say about this domain beyond "list me" (a developer-mode entry in a distribution
+    /// build): reported as `expect.app_claim` findings with each check.
+    public var claimNotes: [ClaimNote]
 
-    public init(apps: [ExpectedApp] = [], urls: [ExpectedURL] = []) {
+    public init(apps: [ExpectedApp] = [], urls: [ExpectedURL] = [], claimNotes: [ClaimNote] = []) {
         self.apps = apps
         self.urls = urls
+        self.claimNotes = claimNotes
     }
 
-    public var isEmpty: Bool { apps.isEmpty && urls.isEmpty }
+    public var isEmpty: Bool { apps.isEmpty && urls.isEmpty && claimNotes.isEmpty }
+
+    /// Adds `other`'s expectations that are not already here (one domain claimed by several binaries or files).
+    public mutating func merge(_ other: Expectations) {
+        for app in other.apps where !apps.contains(where: { $0.sameDemand(as: app) }) { apps.append(app) }
+        for url in other.urls where !urls.contains(url) { urls.append(url) }
+        for note in other.claimNotes where !claimNotes.contains(note) { claimNotes.append(note) }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case apps, urls
+        case claimNotes = "claim_notes"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        apps = try container.decodeIfPresent([ExpectedApp].self, forKey: .apps) ?? []
+        urls = try container.decodeIfPresent([ExpectedURL].self, forKey: .urls) ?? []
+        claimNotes = try container.decodeIfPresent([ClaimNote].self, forKey: .claimNotes) ?? []
+    }
 }
 
 /// An app ID that must be listed in a service (`applinks` unless named: `webcredentials:ABCDE12345.com.example`).
 public struct ExpectedApp: Sendable, Hashable, Codable {
     public var service: String
     public var appID: String
+    /// Judged on the origin only: a `?mode=developer` or `?mode=managed` claim, which devices fetch from the origin
+    /// directly, bypassing Apple's CDN.
+    public var originOnly: Bool
+    /// Where the expectation comes from when an app claimed it: the app file, the binary and the entitlement entry
+    /// (`Shop.ipa Payload/Shop.app: applinks:shop.example.com`); `nil` when a person typed it.
+    public var claimedBy: String?
 
-    public init(service: String = "applinks", appID: String) {
+    public init(service: String = "applinks", appID: String, originOnly: Bool = false, claimedBy: String? = nil) {
         self.service = service
         self.appID = appID
+        self.originOnly = originOnly
+        self.claimedBy = claimedBy
+    }
+
+    /// The same app in the same service, whoever asked for it.
+    public func sameDemand(as other: ExpectedApp) -> Bool {
+        service == other.service && appID == other.appID && originOnly == other.originOnly
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case service
+        case appID = "app_id"
+        case originOnly = "origin_only"
+        case claimedBy = "claimed_by"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        service = try container.decode(String.self, forKey: .service)
+        appID = try container.decode(String.self, forKey: .appID)
+        originOnly = try container.decodeIfPresent(Bool.self, forKey: .originOnly) ?? false
+        claimedBy = try container.decodeIfPresent(String.self, forKey: .claimedBy)
+    }
+}
+
+/// Something an app's entitlement entry says about a domain that no file can fix, with its severity.
+public struct ClaimNote: Sendable, Hashable, Codable {
+    /// The app reader's code (`app.developer_mode_in_distribution`), kept in the finding's detail.
+    public var code: String
+    public var isError: Bool
+    public var message: String
+    /// The app file, binary and entry (`Shop.ipa Payload/Shop.app: applinks:staging.example.com?mode=developer`).
+    public var claimedBy: String
+
+    public init(code: String, isError: Bool, message: String, claimedBy: String) {
+        self.code = code
+        self.isError = isError
+        self.message = message
+        self.claimedBy = claimedBy
     }
 }
 

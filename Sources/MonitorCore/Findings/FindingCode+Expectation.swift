@@ -2,7 +2,7 @@ import AASA
 
 extension FindingCode {
     /// The codes of expectations from configuration or `check --expect-…`.
-    public static let expectation: [FindingCode] = [.expectAppMissing, .expectURL]
+    public static let expectation: [FindingCode] = [.expectAppMissing, .expectURL, .expectAppClaim]
 
     public static let expectAppMissing = FindingCode(
         .expectation, "app_missing", severity: .error, concernsContent: true,
@@ -20,4 +20,15 @@ extension FindingCode {
         fix: "Change the file's rules so the URL gets the expected decision, or correct the expectation.",
         example: "https://example.com/help for ABCDE12345.com.example.app is exclude by the rule at "
             + "$.applinks.details[0].components[1] on the origin copy, expected to be match")
+
+    public static let expectAppClaim = FindingCode(
+        .expectation, "app_claim", severity: .error, concernsContent: false,
+        meaning: "An associated-domains entry of the app read with `check --app` or `apps:` cannot work as shipped "
+            + "(`?mode=developer` in a distribution build: error; in a development build: info). The detail names "
+            + "the app file, the binary and the entry.",
+        whyAppleCares: "Devices of customers ignore developer-mode entries: the domain gets no universal links from "
+            + "this build, whatever the file says.",
+        fix: "Remove `?mode=developer` from the release build's entitlements (keep it in a Debug configuration).",
+        example: "Shop.ipa Payload/Shop.app claims applinks:staging.example.com?mode=developer in a distribution "
+            + "build: customers' devices ignore it")
 }

@@ -1,0 +1,87 @@
+import AppClaims
+import Foundation
+import MonitorCore
+
+/// What an app's build claims, as the expectations of every domain it claims: the release gate reads the app
+/// instead of a person typing `--expect-app` (`check --app`, the daemon's `apps:`).
+///
+/// Each claim `SERVICE:DOMAIN[?mode=MODE]` of each binary with an app ID becomes "this app ID is listed in that
+/// service of DOMAIN's file" (a wildcard is judged where Apple reads it, its base; names become A-labels). A
+/// developer- or managed-mode claim is judged on the origin only: devices fetch it from there. What an entry says
+/// that no file can fix (`?mode=developer` in a distribution build) becomes a `ClaimNote` of its domain; what
+/// belongs to no domain (an unknown service, a binary without app ID) is a problem of the app.
+public struct ClaimedDomains: Sendable, Hashable {
+    /// A problem of the app itself, one line naming the file and the binary.
+    public struct Problem: Sendable, Hashable {
+        public var isError: Bool
+        public var line: String
+    }
+
+    /// Each claimed domain with its expectations, in the order first claimed.
+    public private(set) var domains: [(domain: String, expectations: Expectations)] = []
+    public private(set) var problems: [Problem] = []
+
+    public var hasErrors: Bool { problems.contains { $0.isError } }
+
+    public static func == (lhs: ClaimedDomains, rhs: ClaimedDomains) -> Bool {
+        lhs.problems == rhs.problems && lhs.domains.map(\.domain) == rhs.domains.map(\.domain)
+            && lhs.domains.map(\.expectations) == rhs.domains.map(\.expectations)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(problems)
+        for (domain, expectations) in domains {
+            hasher.combine(domain)
+            hasher.combine(expectations)
+        }
+    }
+
+    public init() {}
+
+    /// Reads `path` (`appID` only for an `.entitlements` file) and collects its claims.
+    public static func read(path: String, appID: String? = nil) throws(AppClaimsError) -> ClaimedDomains {
+        var claimed = ClaimedDomains()
+        claimed.add(try AppReader.read(path: path, appID: appID))
+        return claimed
+    }
+
+    /// Adds what `report` claims; a domain claimed again gets the new expectations merged in.
+    public mutating func add(_ report: AppReport) {
+        let file = (report.path as NSString).lastPathComponent
+        for binary in report.binaries {
+            let origin = "\(file) \(binary.path)"
+            var domainOfEntry: [String: String] = [:]
+            for claim in binary.claims {
+                let domain = (try? DomainName.normalize(claim.readDomain)) ?? claim.readDomain
+                domainOfEntry[claim.entry] = domain
+                guard let appID = binary.appID else { continue }
+                let app = ExpectedApp(
+                    service: claim.service.rawValue, appID: appID, originOnly: !claim.readsThroughAppleCDN,
+                    claimedBy: "\(origin): \(claim.entry)")
+                merge(domain, Expectations(apps: [app]))
+            }
+            for finding in binary.findings {
+                if let entry = finding.entry, let domain = domainOfEntry[entry] {
+                    let note = ClaimNote(
+                        code: finding.code.rawValue, isError: finding.severity == .error, message: finding.message,
+                        claimedBy: "\(origin): \(entry)")
+                    merge(domain, Expectations(claimNotes: [note]))
+                } else if finding.severity != .info {
+                    problems.append(
+                        Problem(
+                            isError: finding.severity == .error,
+                            line: "\(origin): \(finding.severity.rawValue) \(finding.code.rawValue): \(finding.message)"
+                        ))
+                }
+            }
+        }
+    }
+
+    private mutating func merge(_ domain: String, _ expectations: Expectations) {
+        if let index = domains.firstIndex(where: { $0.domain == domain }) {
+            domains[index].expectations.merge(expectations)
+        } else {
+            domains.append((domain, expectations))
+        }
+    }
+}
