@@ -125,7 +125,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            swiftSettings: strict,
+            // Compiled against the static runtime too (release): its modules' autolink entries then name everything
+            // static Foundation needs (_FoundationICU, …), as `swift build --static-swift-stdlib` does.
+            swiftSettings: strict + [
+                .unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))
+            ],
             linkerSettings: [.unsafeFlags(releaseLinkerFlags, .when(platforms: [.linux], configuration: .release))]
         ),
         // libcurl itself: pkg-config supplies the include and link flags; the modulemap exposes <curl/curl.h>.
