@@ -91,7 +91,7 @@ struct StatusCommand: AsyncParsableCommand {
     static let noStateJSON =
         #"{"daemon":{"heartbeat":null,"heartbeat_age":null,"host":null,"pid":null,"running":false,"#
         + #""started_at":null,"version":null},"domains":[],"#
-        + #""monitor":[],"outbox":{"dead":0,"next_attempt":null,"pending":0,"retrying":0}}"#
+        + #""monitor":[],"outbox":{"dead":0,"failing_webhooks":[],"next_attempt":null,"pending":0,"retrying":0}}"#
 }
 
 /// `aasa-monitor history DOMAIN`: the domain's timeline — origin changes, Apple catching up, verdict changes.

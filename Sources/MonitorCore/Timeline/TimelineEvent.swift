@@ -39,7 +39,8 @@ public struct TimelineEvent: Sendable, Hashable, Codable {
         /// An alert fired, or rose in severity while firing (detail: `code`, `source`, `subject` when it has one,
         /// `severity`, `flapping` when it fired often enough to be held open).
         case alertFiring = "alert.firing"
-        /// An alert resolved (detail: `code`, `source`, `subject` when it has one, `severity`).
+        /// An alert resolved (detail: `code`, `source`, `subject` when it has one, `severity`, `flapping` when it
+        /// had been held open for flapping).
         case alertResolved = "alert.resolved"
         /// Apple serves no usable copy while the origin serves a valid one (detail: `origin_hash`, `status`,
         /// `apple_failure_reason`); not `cdn.stale`: there is no copy to be old.

@@ -68,6 +68,21 @@ struct CausesFirstStatusTests {
         #expect(!outbox.contains("ops"))
     }
 
+    @Test("history says what the first verdict rests on, once, though the first check writes no timeline row for it")
+    func firstVerdictReason() async throws {
+        let directory = try await Self.seededState()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let run = try await MonitorBinary.run(["history", "example.com", "--state-dir", directory])
+        #expect(run.status == 0, "\(run.error)")
+        let verdicts = run.output.split(separator: "\n").filter { $0.contains("verdict.changed") }
+        #expect(verdicts.count == 1, "\(run.output)")
+        #expect(verdicts.first?.hasSuffix("verdict.changed from=- to=origin_broken because=origin.timeout") == true)
+        let json = try await MonitorBinary.run(["history", "example.com", "--state-dir", directory, "--json"])
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
+        let first = try #require((root["events"] as? [[String: Any]])?.first)
+        #expect(first["because"] as? [String] == ["origin.timeout"])
+    }
+
     @Test("status --json lists causes first and gives each finding its caused_by, and the failing webhooks")
     func statusJSON() async throws {
         let directory = try await Self.seededState()
@@ -91,6 +106,16 @@ struct CausesFirstStatusTests {
         #expect(failing.first?["dead"] as? Int == 0)
         #expect(failing.first?["last_status"] as? Int == 500)
         #expect(failing.first?["last_error"] is NSNull)
+    }
+
+    @Test("status --json without a database has the outbox's failing_webhooks too, empty")
+    func noStateShape() async throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let run = try await MonitorBinary.run(["status", "--state-dir", directory + "/none", "--json"])
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
+        let outbox = try #require(root["outbox"] as? [String: Any])
+        #expect((outbox["failing_webhooks"] as? [Any])?.isEmpty == true)
     }
 
     @Test("the overview's Origin column names the cause, the domain page puts it first, the outbox names the webhook")
