@@ -2,9 +2,11 @@ import AASA
 
 /// A Discord webhook message: a short `content` line and one embed coloured by severity.
 ///
-/// Mentions are switched off (`allowed_mentions.parse = []`) so a message holding `@everyone` pings nobody, and
-/// every text respects Discord's limits (title 256, description 4096, field name 256, value 1024, 25 fields,
-/// content 2000), cut on character boundaries.
+/// Mentions are switched off (`allowed_mentions.parse = []`) so a message holding `@everyone` pings nobody; every
+/// text is escaped for Discord's markdown (`escape`), so an app ID, a `Location` header or a body excerpt reading
+/// `[re-authenticate](https://evil.test)` shows as written and never as a masked link (issue 26 §4); and every
+/// text respects Discord's limits (title 256, description 4096, field name 256, value 1024, 25 fields,
+/// content 2000), cut on character boundaries after escaping.
 struct DiscordMessage: Encodable {
     struct Embed: Encodable {
         var title: String
@@ -35,24 +37,51 @@ struct DiscordMessage: Encodable {
 
     init(event: MonitorEvent) {
         let summary = AlertSummary(event: event)
-        content = summary.title.truncated(toUTF16: 2000)
-        var fields = summary.facts.map {
-            Field(name: $0.label.truncated(toUTF16: 256), value: $0.value.truncated(toUTF16: 1024), inline: true)
-        }
+        func text(_ value: String, _ limit: Int) -> String { Self.escape(value).truncated(toUTF16: limit) }
+        content = text(summary.title, 2000)
+        var fields = summary.facts.map { Field(name: text($0.label, 256), value: text($0.value, 1024), inline: true) }
         if let reason = summary.appleReason {
-            fields.append(Field(name: "Apple's reason", value: reason.truncated(toUTF16: 1024), inline: false))
+            fields.append(Field(name: "Apple's reason", value: text(reason, 1024), inline: false))
         }
         if let advice = summary.advice {
-            fields.append(Field(name: "What to do", value: advice.truncated(toUTF16: 1024), inline: false))
+            fields.append(Field(name: "What to do", value: text(advice, 1024), inline: false))
         }
         embeds = [
             Embed(
-                title: summary.title.truncated(toUTF16: 256),
-                description: summary.message.truncated(toUTF16: 4096),
+                title: text(summary.title, 256),
+                description: text(summary.message, 4096),
                 color: Self.color(for: event),
                 fields: Array(fields.prefix(25)),
                 timestamp: RFC3339.string(event.occurredAt))
         ]
+    }
+
+    /// Characters Discord's markdown gives a meaning anywhere in a line: emphasis, spoilers, code, quotes, masked
+    /// links (`[text](url)`), and the `<…>` forms of mentions, channels and timestamps.
+    static let markdownCharacters: Set<Character> = ["\\", "*", "_", "~", "`", "|", ">", "[", "]", "(", ")", "<", "@"]
+
+    /// `text` with every markdown character behind a backslash, Discord's escape for any ASCII punctuation: it
+    /// shows exactly as written. Bidirectional controls (U+202E) are dropped, so text cannot appear reversed.
+    static func escape(_ text: String) -> String {
+        var escaped = ""
+        escaped.reserveCapacity(text.utf8.count)
+        for character in text {
+            if markdownCharacters.contains(character) {
+                escaped.append("\\")
+            } else if character.unicodeScalars.contains(where: Self.isBidiControl) {
+                continue
+            }
+            escaped.append(character)
+        }
+        return escaped
+    }
+
+    /// U+061C, U+200E–U+200F, U+202A–U+202E, U+2066–U+2069: the controls that reorder displayed text.
+    static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
     }
 
     /// Red for errors, orange for warnings, green for resolves, blue for information.
