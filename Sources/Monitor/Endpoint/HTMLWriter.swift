@@ -18,7 +18,8 @@ struct HTMLWriter {
         markup.withUTF8Buffer { html += String(decoding: $0, as: UTF8.self) }
     }
 
-    /// A value as text or inside a quoted attribute: escaped, control characters shown as `\x1b`, cut when long.
+    /// A value as text or inside a quoted attribute: escaped, control characters shown as `\x1b` and bidirectional
+    /// controls as `\u202e`, cut when long.
     mutating func text(_ value: String) {
         HTMLWriter.escape(value, into: &html)
     }
@@ -33,6 +34,14 @@ struct HTMLWriter {
         var out = ""
         escape(value, into: &out)
         return out
+    }
+
+    /// The controls that reorder displayed text: U+061C, U+200E–U+200F, U+202A–U+202E, U+2066–U+2069.
+    static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
     }
 
     static func escape(_ value: String, into out: inout String) {
@@ -54,6 +63,9 @@ struct HTMLWriter {
                 if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
                     let hex = String(scalar.value, radix: 16)
                     out += "\\x" + (hex.count < 2 ? "0" + hex : hex)
+                } else if isBidiControl(scalar) {
+                    // Shown, not obeyed: U+202E would display the rest of a hostile value reversed (issue 26 §4).
+                    out += "\\u" + String(scalar.value, radix: 16)
                 } else {
                     out.unicodeScalars.append(scalar)
                 }
