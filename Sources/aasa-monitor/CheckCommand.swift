@@ -23,7 +23,8 @@ struct CheckCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("config"),
-        help: "A configuration file whose domains, expectations and http/tls/cdn settings to use.")
+        help: "A configuration file whose domains, expectations and http/tls/cdn settings to use.",
+        completion: CompletionCandidates.configurationFile)
     var configPath: String?
 
     @Option(

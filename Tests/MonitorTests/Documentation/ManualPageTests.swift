@@ -15,7 +15,7 @@ struct ManualPageTests {
     static let expected: [String: [Int]] = [
         "check": [0, 1, 3, 4, 2], "run": [0, 1, 2], "status": [0, 1, 2], "history": [0, 1, 2],
         "config check": [0, 1, 2], "webhook test": [0, 1, 2], "lint": [0, 1, 2], "diff": [0, 1, 2],
-        "match": [0, 1, 2], "explain": [0, 2],
+        "match": [0, 1, 2], "explain": [0, 2], "app": [0, 1, 2],
     ]
 
     /// Every command of the binary (`config check`), with its discussion and whether it groups subcommands.

@@ -39,11 +39,12 @@ struct CompletionTests {
         for (command, argument) in [
             ("lint", "file"), ("diff", "file-a"), ("diff", "file-b"), ("match", "file"), ("config check", "config"),
             ("run", "config"), ("status", "config"), ("history", "config"), ("webhook test", "config"),
+            ("check", "config"),
         ] {
             #expect(Self.kind(commands, command, argument)?["file"] != nil, "\(command) \(argument)")
         }
         let codes = try #require(Self.kind(commands, "explain", "code")?["list"] as? [String: Any])
-        #expect(codes["values"] as? [String] == FindingCode.all.map(\.id))
+        #expect(codes["values"] as? [String] == ExplainCommandTests.allIDs)
         for (command, argument) in [("status", "domains"), ("history", "domain"), ("webhook test", "name")] {
             #expect(Self.kind(commands, command, argument)?["custom"] != nil, "\(command) \(argument)")
         }
