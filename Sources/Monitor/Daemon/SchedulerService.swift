@@ -97,7 +97,11 @@ struct SchedulerService: Service {
         // Built only when it will be written: at a thousand domains the per-check line is most of the log's cost.
         if logger.logLevel <= level {
             // Each code with its source (`origin.status@origin.root`): one code can come from several places.
-            let problems = report.findings.filter { $0.severity != .info }.map { "\($0.code)@\($0.source.rawValue)" }
+            // Causes first, then what follows from them, as everywhere else a person reads findings.
+            let alerting = report.findings.filter { $0.severity != .info }
+            let problems = (alerting.filter { $0.causedBy == nil } + alerting.filter { $0.causedBy != nil }).map {
+                "\($0.code)@\($0.source.rawValue)"
+            }
             var metadata: Logger.Metadata = [
                 "domain": "\(report.domain)", "verdict": "\(report.verdict.rawValue)",
                 "duration": "\(String(format: "%.3f", report.durationSeconds))",
@@ -105,7 +109,8 @@ struct SchedulerService: Service {
             if !problems.isEmpty { metadata["codes"] = "\(problems.joined(separator: ","))" }
             logger.log(level: level, "checked", metadata: metadata)
         }
-        for entry in outcome.ledger.timeline {
+        // Alerts firing and resolving are in the timeline for `history`; the lines below log them with their id.
+        for entry in outcome.ledger.timeline where entry.kind != .alertFiring && entry.kind != .alertResolved {
             var fields: Logger.Metadata = ["domain": "\(report.domain)"]
             for (key, value) in entry.detail {
                 fields[key] = "\(value.stringValue ?? value.logText)"

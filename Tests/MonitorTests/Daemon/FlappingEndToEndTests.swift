@@ -61,6 +61,11 @@ struct FlappingEndToEndTests {
             let history = try await MonitorBinary.run(["history", Self.domain, "--config", fixture.configPath])
             daemon.send(SIGTERM)
             #expect(try await daemon.waitForExit() == 0)
+            // The journal says each firing once (with its event id), though `history` records it too.
+            let logged = daemon.standardError.split(separator: "\n").filter {
+                $0.contains("scheduler: alert.firing ")
+            }
+            #expect(logged.count == 3, "\(logged)")
 
             let chat = IncidentEndToEndTests.messages(receiver, "/slack")
             let flapping = try #require(chat.last { $0.contains("Failing again, flapping") }, "\(chat)")
