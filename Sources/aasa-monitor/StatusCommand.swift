@@ -98,7 +98,9 @@ struct StatusCommand: AsyncParsableCommand {
 struct HistoryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "history",
-        abstract: "Print a domain's timeline: origin changes, when Apple's copy caught up and the delay, verdicts.",
+        abstract:
+            "Print a domain's timeline: origin changes, when Apple's copy caught up and the delay, verdicts and why "
+            + "they changed, alerts firing and resolving.",
         discussion: """
             The first line names the database read. Without --config (or $AASA_MONITOR_CONFIG) the state is found as \
             run finds it: from /etc/aasa-monitor/config.yml when it can be read, else in /var/lib/aasa-monitor or, \
