@@ -67,6 +67,13 @@ struct FlappingEndToEndTests {
             }
             #expect(logged.count == 3, "\(logged)")
 
+            // The pages say it too: the overview's open alerts, the domain page's alerts with the hold.
+            let pages = StatusPageReader(store: try StoreReader.openReadOnly(directory: fixture.stateDirectory))
+            let overview = try await pages.overview(now: Date(), configured: [Self.domain], lastCycle: nil).html()
+            #expect(overview.contains("origin.status resolving (flapping)"), "\(overview)")
+            let page = try #require(try await pages.domain(Self.domain, now: Date(), configured: true)).html()
+            #expect(page.contains("flapping (fired 3 times within 1h): held open until "), "\(page)")
+
             let chat = IncidentEndToEndTests.messages(receiver, "/slack")
             let flapping = try #require(chat.last { $0.contains("Failing again, flapping") }, "\(chat)")
             #expect(flapping.contains("Flapping: it fired 3 times within 1h, so it stays open until it has passed"))
