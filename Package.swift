@@ -34,6 +34,7 @@ let package = Package(
         .executable(name: "check-benchmark", targets: ["check-benchmark"]),
         .executable(name: "daemon-benchmark", targets: ["daemon-benchmark"]),
         .executable(name: "endpoint-benchmark", targets: ["endpoint-benchmark"]),
+        .executable(name: "soak-benchmark", targets: ["soak-benchmark"]),
         .library(name: "AASA", targets: ["AASA"]),
         .library(name: "HTTPEngine", targets: ["HTTPEngine"]),
     ],
@@ -229,5 +230,32 @@ let package = Package(
             swiftSettings: strict),
         .executableTarget(
             name: "endpoint-benchmark", dependencies: ["Monitor", "MonitorCore", "AASA"], swiftSettings: strict),
+        // The soak (issue 26 §3): the real daemon under kills, a receiver outage and a full disk, audited.
+        .executableTarget(
+            name: "soak-benchmark",
+            dependencies: ["TestSupport", "Monitor", "MonitorCore", "AASA", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strict),
     ]
 )
+
+// Fuzzing (issue 26 §2): the properties the libFuzzer targets check, and the Swift Testing suite that replays their
+// seeds and every input a fuzzer ever failed on (Tests/Fuzz/RegressionTests/Inputs) through the same code.
+// The libFuzzer executables exist only for .ci/fuzz, which sets AASA_FUZZ=1 and builds them in .build-fuzz with
+// -sanitize=fuzzer,address: an ordinary build has no libFuzzer to link them with.
+if Context.environment["AASA_FUZZ"] == "1" {
+    package.targets += [
+        .target(
+            name: "FuzzChecks", dependencies: ["AASA", "MonitorCore", "HTTPEngine", "AppClaims"],
+            path: "Tests/Fuzz/FuzzChecks", swiftSettings: strict),
+        .testTarget(
+            name: "FuzzRegressionTests", dependencies: ["FuzzChecks", "TestSupport"],
+            path: "Tests/Fuzz/RegressionTests", resources: [.copy("Inputs")], swiftSettings: strict),
+        // The declaration of libFuzzer's driver, which each target's main calls.
+        .target(name: "CFuzzDriver", path: "Tests/Fuzz/CFuzzDriver"),
+    ]
+    package.targets += ["aasa", "matcher", "configuration", "headers", "app"].map { name in
+        .executableTarget(
+            name: "fuzz-\(name)", dependencies: ["FuzzChecks", "CFuzzDriver"], path: "Tests/Fuzz/Targets/\(name)",
+            swiftSettings: strict)
+    }
+}
