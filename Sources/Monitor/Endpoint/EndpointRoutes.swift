@@ -17,9 +17,9 @@ enum EndpointRoutes {
 
     static func router(
         sources: EndpointSources, logger: Logger, limits: EndpointLimits = .standard
-    ) -> Router<BasicRequestContext> {
+    ) -> Router<EndpointRequestContext> {
         // HEAD answers as GET without a body on every route, /healthz included (RFC 9110 §9.3.2; issue 26 §4).
-        let router = Router(options: .autoGenerateHeadEndpoints)
+        let router = Router(context: EndpointRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: RequestSizeMiddleware(maximumBodyBytes: limits.maximumBodyBytes))
         router.add(middleware: ContentSecurityMiddleware(contentSecurityPolicy: contentSecurityPolicy))
         router.add(middleware: ReferrerPolicyMiddleware())

@@ -1,0 +1,119 @@
+import Foundation
+import HTTPEngine
+import TestSupport
+import Testing
+
+/// Issue 26 §4 with the real daemon: a password followed by NUL and junk is refused; an unknown user costs what a
+/// known user of a scheme costs; a wrong-password flood neither stalls `/healthz` nor a verified scraper, and is
+/// cut off per client address.
+@Suite("endpoint password checks", .serialized, .timeLimit(.minutes(3)))
+struct PasswordCheckTests {
+    static let domain = "shop.origin.test"
+    /// Python's crypt for "letmein": bcrypt cost 10 and SHA-256-crypt with 200,000 rounds, two users each.
+    static let htpasswd = """
+        bee:$2b$10$1.x7ZNqIoaN/UkcZO7u2ReLbGU2VG.zAIuV2av0uijM95VRtE7rBG
+        bea:$2b$10$GbHqV9jAuehqe/I5OOiiSOHqKX/wEBfgwVYRVHXU9UhDEfSFcIpRq
+        sha:$5$rounds=200000$0123456789abcdef$Aj1HHvBU3Ab1uDSoDYE89TdS8n0MJGTHV.1ucu64gY6
+        shb:$5$rounds=200000$fedcba9876543210$VHIk/4go0Fv46xs3qF6m8qCA.C7ptbYQC.GWpo70l7D
+
+        """
+
+    /// Runs `body` with a daemon whose endpoint needs the passwords above, and a request function.
+    static func withDaemon(
+        _ body: (_ request: @escaping @Sendable (String, String?, String) async throws -> Int) async throws -> Void
+    ) async throws {
+        let fixture = try DaemonFixture()
+        try htpasswd.write(toFile: fixture.directory + "/htpasswd", atomically: true, encoding: .utf8)
+        try await fixture.withServers(domains: [domain]) { origin, cdn, _, ca in
+            try fixture.writeConfiguration(
+                domains: [domain], origin: origin, cdn: cdn, caFile: ca,
+                extra: "endpoint:\n  basic_auth_file: htpasswd\n")
+            let daemon = try fixture.startDaemon()
+            try await daemon.waitForLog("endpoint listening")
+            let base = "http://\(try StatusPageBrowserTests.listenAddress(daemon))"
+            try await withCurlEngine { engine in
+                try await body { path, user, password in
+                    var headers: HTTPHeaders = [:]
+                    if let user {
+                        headers = ["Authorization": "Basic \(Data("\(user):\(password)".utf8).base64EncodedString())"]
+                    }
+                    return try await engine.perform(
+                        HTTPRequest(url: base + path, headers: headers, timeout: .seconds(30), httpsOnly: false)
+                    ).status
+                }
+            }
+            daemon.send(SIGTERM)
+            #expect(try await daemon.waitForExit() == 0)
+        }
+    }
+
+    /// The least of the samples: the check's own cost, which the daemon's checks sharing the 2 cores only add to.
+    static func fastest(_ values: [Duration]) -> Duration { values.min() ?? .zero }
+
+    @Test("an unknown user costs what a known user of a scheme costs (within 20%), for bcrypt and SHA-256-crypt")
+    func unknownUserTiming() async throws {
+        try await Self.withDaemon { request in
+            func timed(_ user: String) async throws -> Duration {
+                let started = ContinuousClock.now
+                #expect(try await request("/status", user, "wrong") == 401)
+                return ContinuousClock.now - started
+            }
+            var bcrypt: [Duration] = []
+            var sha: [Duration] = []
+            var unknown: [String: [Duration]] = [:]
+            for _ in 0..<4 {
+                bcrypt.append(try await timed("bea"))
+                sha.append(try await timed("shb"))
+                for name in ["nobody", "admin"] { unknown[name, default: []].append(try await timed(name)) }
+            }
+            let known = [Self.fastest(bcrypt), Self.fastest(sha)]
+            print(
+                "password check (fastest of 4): bcrypt-10 \(known[0]), sha256-crypt \(known[1]), unknown \(unknown.mapValues(Self.fastest))"
+            )
+            for (name, times) in unknown {
+                let time = Self.fastest(times)
+                let closest = known.map { abs(($0 - time) / $0) }.min() ?? 1
+                #expect(closest < 0.2, "\(name): \(time) against \(known)")
+            }
+        }
+    }
+
+    @Test("NUL and junk after the password is refused; a flood of wrong passwords is cut off per address")
+    func nulAndFlood() async throws {
+        try await Self.withDaemon { request in
+            #expect(try await request("/status", "bee", "letmein") == 200)
+            #expect(try await request("/status", "bee", "letmein\u{0}junk") == 401)
+            #expect(try await request("/status", "sha", "letmein\u{0}") == 401)
+
+            // 40 wrong passwords at once, while a probe and the verified scraper keep asking.
+            let started = ContinuousClock.now
+            let answered = try await withThrowingTaskGroup(of: Int.self) { group in
+                for index in 0..<40 {
+                    group.addTask {
+                        try await request("/metrics", index.isMultiple(of: 2) ? "bee" : "nobody", "x\(index)")
+                    }
+                }
+                let probe = ContinuousClock.now
+                #expect(try await request("/healthz", nil, "") == 200)
+                let healthz = ContinuousClock.now - probe
+                let scrape = ContinuousClock.now
+                #expect(try await request("/metrics", "bee", "letmein") == 200)
+                let scraped = ContinuousClock.now - scrape
+                print("during a 40-request wrong-password flood: /healthz \(healthz), verified scrape \(scraped)")
+                #expect(healthz < .seconds(1))
+                #expect(scraped < .seconds(1))
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            let flood = ContinuousClock.now - started
+            print(
+                "flood answered in \(flood): \(answered.filter { $0 == 401 }.count) × 401, \(answered.filter { $0 == 429 }.count) × 429"
+            )
+            // 20 failures a minute per address, plus what was already running on the cores when the 20th ended.
+            #expect(answered.filter { $0 == 401 }.count <= 20 + ProcessInfo.processInfo.activeProcessorCount)
+            #expect(answered.allSatisfy { $0 == 401 || $0 == 429 })
+            // The address is limited now, but a verified header still passes without a check.
+            #expect(try await request("/status", "bee", "letmein") == 200)
+            #expect(try await request("/status", "bea", "letmein") == 429)
+        }
+    }
+}
