@@ -14,7 +14,7 @@ import Foundation
 /// SIGHUP, `check --config`, `status` and `config check`: one place, so they cannot disagree.
 ///
 /// The loader itself is pure; this is the I/O around it. Every file (the configuration, `url_file`,
-/// `secret_file`, CA files) is opened non-blocking and must be a regular file within a size cap, so a FIFO,
+/// `secret_file`, CA files, the app files of `apps`) is opened non-blocking and must be a regular file within a size cap, so a FIFO,
 /// `/dev/zero` or a disk image named by mistake is refused at once instead of hanging or filling memory.
 public enum ConfigurationFile {
     /// The largest configuration file accepted.
@@ -55,6 +55,7 @@ public enum ConfigurationFile {
                 return text
             },
             caFileProblem: { TrustAnchorFile.problem(at: $0) },
+            readApp: { file, appID throws(AppFileProblem) in try ClaimedDomains.configured(path: file, appID: appID) },
             unsetVariables: unsetVariables)
         do throws(ConfigurationErrors) {
             return try ConfigurationLoader.load(text: text, fileName: path, surroundings: surroundings)

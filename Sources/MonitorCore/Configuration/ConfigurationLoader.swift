@@ -4,11 +4,13 @@ import Yams
 ///
 /// Decodes through Yams' `Node` tree rather than `Codable`, because nodes carry their line: an operator must be
 /// told `config.yml:12: domains[1].expect.urls[0].decision: …`, not "the data couldn't be read". The loader is
-/// pure: files (`url_file`, `secret_file`, CA files) and variables (`url_env`, `secret_env`) come through
-/// `ConfigurationSurroundings`, so a problem with any of them is reported at the key that names it.
+/// pure: files (`url_file`, `secret_file`, CA files, the app files of `apps`) and variables (`url_env`,
+/// `secret_env`) come through `ConfigurationSurroundings`, so a problem with any of them is reported at the key
+/// that names it.
 ///
 /// - An empty file, or one without `domains`, is valid: it watches nothing (`config check` says "0 domains").
-/// - Relative paths (`state_dir`, `http.ca_file`, `*_file`) are relative to the configuration file's directory.
+/// - Relative paths (`state_dir`, `http.ca_file`, `*_file`, `apps[].path`) are relative to the configuration file's
+///   directory.
 ///
 /// ```swift
 /// let configuration = try ConfigurationLoader.load(
@@ -19,7 +21,7 @@ public enum ConfigurationLoader {
     /// The top-level keys, in the order the documented example explains them.
     static let topLevelKeys = [
         "state_dir", "interval", "listen", "endpoint", "http", "tls", "cdn", "retention", "alerts", "webhooks",
-        "domains", "shard",
+        "domains", "apps", "shard",
     ]
 
     /// The configuration `text` describes with its warnings, or every problem in it.
@@ -106,6 +108,11 @@ struct ConfigurationBuilder {
         }
         if let node = fields["alerts"] { configuration.alerts = alerts(node, path: path.key("alerts")) }
         if let node = fields["domains"] { configuration.domains = domains(node, path: path.key("domains")) }
+        // After `domains` (a claimed domain merges into its configured entry), before `webhooks` (whose `domains`
+        // may name a claimed one).
+        if let node = fields["apps"] {
+            configuration.apps = apps(node, path: path.key("apps"), domains: &configuration.domains)
+        }
         if let node = fields["shard"] { configuration.shard = shard(node, path: path.key("shard")) }
         if let node = fields["webhooks"] {
             let known = Set(configuration.domains.map(\.name))

@@ -1,6 +1,6 @@
-/// What a configuration refers to outside its own text: files (`url_file`, `secret_file`, CA files) and
-/// environment variables (`url_env`, `secret_env`). The loader is pure and sees them only through this value, so
-/// `config check`, `run` and SIGHUP validate them in one place and tests pass fakes in.
+/// What a configuration refers to outside its own text: files (`url_file`, `secret_file`, CA files, the app files
+/// of `apps`) and environment variables (`url_env`, `secret_env`). The loader is pure and sees them only through
+/// this value, so `config check`, `run` and SIGHUP validate them in one place and tests pass fakes in.
 public struct ConfigurationSurroundings {
     /// What happens to a `url_env`/`secret_env` that names an unset variable.
     public enum UnsetVariables: Sendable {
@@ -17,15 +17,24 @@ public struct ConfigurationSurroundings {
     /// Why the file at a path cannot serve as a CA file (`http.ca_file`, `webhooks[].ca_file`), or `nil` when it
     /// can: it exists, is a regular readable file, and holds at least one PEM certificate.
     public var caFileProblem: (String) -> String?
+    /// Reads the app file at a path (`apps[].path`, with `apps[].app_id` for an `.entitlements` file) and what it
+    /// claims. The default refuses: only the shell can read apps (`ConfigurationFile` passes `ClaimedDomains`).
+    public var readApp: (_ path: String, _ appID: String?) throws(AppFileProblem) -> ClaimedApp
     public var unsetVariables: UnsetVariables
 
     public init(
         environment: [String: String], readFile: @escaping (String) throws -> String,
-        caFileProblem: @escaping (String) -> String?, unsetVariables: UnsetVariables = .problem
+        caFileProblem: @escaping (String) -> String?,
+        readApp: @escaping (_ path: String, _ appID: String?) throws(AppFileProblem) -> ClaimedApp = {
+            path, _ throws(AppFileProblem) in
+            throw AppFileProblem(key: .path, message: "\(path): app files are not read here")
+        },
+        unsetVariables: UnsetVariables = .problem
     ) {
         self.environment = environment
         self.readFile = readFile
         self.caFileProblem = caFileProblem
+        self.readApp = readApp
         self.unsetVariables = unsetVariables
     }
 }

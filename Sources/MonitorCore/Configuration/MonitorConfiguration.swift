@@ -24,8 +24,11 @@ public struct MonitorConfiguration: Sendable, Hashable {
     public var alerts: AlertSettings
     /// Where alert events are delivered (`webhooks`), in file order.
     public var webhooks: [WebhookConfiguration]
-    /// The domains to watch (`domains`), in file order, names normalized and unique.
+    /// The domains to watch, names normalized and unique: `domains` in file order, then those only `apps` claim, in
+    /// the order first claimed. A domain in both has its configured `expect` merged with the claims.
     public var domains: [DomainConfiguration]
+    /// The app files whose claims are watched (`apps`), in file order, each with the domains it claims.
+    public var apps: [AppConfiguration] = []
     /// Which part of `domains` this daemon watches (`shard: K/N`); `nil` watches them all. See `Shard`.
     public var shard: Shard?
 

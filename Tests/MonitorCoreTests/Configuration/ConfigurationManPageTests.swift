@@ -37,6 +37,7 @@ struct ConfigurationManPageTests {
         Place("alerts: {\(stranger): 1}\n", "alerts."),
         Place("webhooks: [{name: a, url: 'https://hooks.example/', \(stranger): 1}]\n", ""),
         Place("domains: [{name: example.com, \(stranger): 1}]\n", ""),
+        Place("apps: [{path: Shop.ipa, \(stranger): 1}]\n", ""),
         Place("domains: [{name: example.com, expect: {\(stranger): 1}}]\n", "expect."),
         Place(
             "domains: [{name: example.com, expect: {urls: [{url: 'https://example.com/', "
