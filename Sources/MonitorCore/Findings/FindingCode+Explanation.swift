@@ -35,14 +35,18 @@ extension FindingCode {
     /// The registered code closest to `text` (a typo, a missing family such as `bot_blocked`, other case):
     /// the fewest edits to either the whole id or the part after the family.
     public static func nearest(to text: String) -> FindingCode {
-        let typed = Array(text.lowercased())
-        func distance(_ code: FindingCode) -> Int {
-            let name = code.id.dropFirst(code.family.rawValue.count + 1)
-            return min(
-                KeySuggestion.editDistance(typed, Array(code.id)),
-                KeySuggestion.editDistance(typed, Array(name)) + 1)
-        }
         // `all` is never empty; the first code is only the fallback of an impossible empty registry.
-        return all.min { distance($0) < distance($1) } ?? all[0]
+        nearestID(to: text, among: all.map(\.id)).flatMap(FindingCode.init(id:)) ?? all[0]
+    }
+
+    /// The id among `ids` (dotted, `family.name`) closest to `text`, measured as `nearest(to:)` measures: for
+    /// `explain`, which also knows the app reader's `app.*` codes. `nil` when `ids` is empty.
+    public static func nearestID(to text: String, among ids: [String]) -> String? {
+        let typed = Array(text.lowercased())
+        func distance(_ id: String) -> Int {
+            let name = id.firstIndex(of: ".").map { id[id.index(after: $0)...] } ?? Substring(id)
+            return min(KeySuggestion.editDistance(typed, Array(id)), KeySuggestion.editDistance(typed, Array(name)) + 1)
+        }
+        return ids.min { distance($0) < distance($1) }
     }
 }
