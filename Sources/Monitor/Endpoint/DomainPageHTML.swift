@@ -38,6 +38,10 @@ enum DomainPageHTML {
         html.raw("</dd><dt>Certificate expires</dt><dd>")
         html.time(status.certificate.notAfter, now: now)
         html.raw("</dd><dt>Alerts</dt><dd>")
+        if let silence = status.silenced {
+            html.text(silence.text)
+            html.raw("<br>")
+        }
         if status.alerts.isEmpty { html.raw("none") }
         for (index, alert) in status.alerts.enumerated() {
             if index > 0 { html.raw("<br>") }

@@ -90,6 +90,7 @@ enum StatusPageHTML {
             html.time(status?.certificate.notAfter, now: page.now)
             html.raw(#"</td><td data-label="Open alerts">"#)
             html.text(openAlerts(status?.alerts ?? []))
+            if let silence = status?.silenced { html.text("; " + silence.text) }
             html.raw("</td></tr>")
         }
         html.raw("</tbody></table></section>")

@@ -32,7 +32,10 @@ public struct StatusPageReader: Sendable {
         let state = try await store.domainState(name)
         var status: DomainStatus?
         if let state {
-            status = StatusReader(store: store).domainStatus(state, alerts: try await store.alertStates(domain: name))
+            let silenced = try await store.silences(at: now).active(for: name, at: now)
+            status = StatusReader(store: store).domainStatus(
+                state, alerts: try await store.alertStates(domain: name),
+                silenced: silenced.map { SilenceStatus($0, now: now) })
         }
         let (difference, note) = try await difference(state)
         return DomainPage(

@@ -16,12 +16,23 @@ public struct StatusReader: Sendable {
     }
 
     /// The state at `now` of every domain, or of the named ones (unknown names are left out).
-    public func snapshot(now: Date, domains: [String]? = nil) async throws -> StatusSnapshot {
+    ///
+    /// `silences` adds silences the database does not hold (the configuration's maintenance windows).
+    public func snapshot(
+        now: Date, domains: [String]? = nil, silences extra: [Silence] = []
+    ) async throws
+        -> StatusSnapshot
+    {
         let states = try await store.domainStates(domains: domains)
         let alerts = Dictionary(grouping: try await store.alertStates(), by: \.identity.domain)
+        let silences = try await store.silences(at: now) + extra
         return StatusSnapshot(
             daemon: daemonStatus(try await store.heartbeat(), now: now),
-            domains: states.map { domainStatus($0, alerts: alerts[$0.domain] ?? []) },
+            domains: states.map {
+                domainStatus(
+                    $0, alerts: alerts[$0.domain] ?? [],
+                    silenced: silences.active(for: $0.domain, at: now).map { SilenceStatus($0, now: now) })
+            },
             outbox: OutboxStatus(
                 counts: try await store.outboxCounts(), nextAttempt: try await store.nextAttemptTime(),
                 failingWebhooks: try await store.failingWebhooks()),
@@ -48,7 +59,11 @@ public struct StatusReader: Sendable {
             heartbeatAge: age)
     }
 
-    func domainStatus(_ state: DomainState, alerts: [StoredAlertState]) -> DomainStatus {
+    func domainStatus(
+        _ state: DomainState, alerts: [StoredAlertState], silenced: SilenceStatus? = nil
+    )
+        -> DomainStatus
+    {
         DomainStatus(
             domain: state.domain, verdict: state.verdict, since: state.verdictSince, lastCheck: state.lastCheck,
             lastDuration: state.lastDuration,
@@ -65,7 +80,7 @@ public struct StatusReader: Sendable {
                 lastPropagationDelay: state.lastPropagationDelay,
                 propagationPendingSince: state.pendingPropagation?.changedAt),
             certificate: CertificateStatus(notAfter: state.certificateNotAfter),
-            alerts: alerts.map(alertStatus))
+            alerts: alerts.map(alertStatus), silenced: silenced)
     }
 
     func alertStatus(_ alert: StoredAlertState) -> AlertStatus {

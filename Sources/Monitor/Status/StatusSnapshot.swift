@@ -43,9 +43,12 @@ public struct DomainStatus: Sendable, Hashable, Encodable {
     public var cdn: CDNStatus
     public var certificate: CertificateStatus
     public var alerts: [AlertStatus]
+    /// The silence in force over the domain (the one ending last), `null` when none: its alerts run as usual but
+    /// nothing is sent.
+    @NullWhenAbsent public var silenced: SilenceStatus?
 
     enum CodingKeys: String, CodingKey {
-        case domain, verdict, since, findings, cdn, certificate, alerts
+        case domain, verdict, since, findings, cdn, certificate, alerts, silenced
         case lastCheck = "last_check"
         case lastDuration = "last_duration"
     }

@@ -37,6 +37,8 @@ public enum StatusText {
             "\(domain.verdict.rawValue)  \(domain.domain)  since \(time(domain.since))"
                 + "  (last check \(time(domain.lastCheck)))"
         ]
+        // Said first: whoever reads the alerts below must know nobody is told of them.
+        if let silence = domain.silenced { lines.append("  \(silence.text) (silence \(silence.id))") }
         lines.append("  cdn: " + cdnText(domain.cdn))
         if let notAfter = domain.certificate.notAfter {
             lines.append("  certificate expires \(notAfter.rfc3339)")

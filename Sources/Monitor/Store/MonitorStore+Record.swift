@@ -53,6 +53,7 @@ extension MonitorStore {
                 snapshot.alerts[stored.identity] = state
             }
         }
+        snapshot.silences = try pendingSilences(db, domain: domain, at: report.checkedAt)
         if let hash = DomainLedger.documentNeeded(state: snapshot.state, report: report) {
             snapshot.previousOriginDocument = try String.fetchOne(
                 db.cachedStatement(sql: "SELECT canonical_text FROM documents WHERE hash = ?"),

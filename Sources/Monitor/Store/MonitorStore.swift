@@ -165,6 +165,8 @@ public final class MonitorStore: Sendable {
                     """,
                 arguments: [cutoff])
             let documents = db.changesCount
+            // Silences over for longer than retention say nothing any more.
+            try db.execute(sql: "DELETE FROM silences WHERE ends_at < ?", arguments: [cutoff])
             try db.execute(
                 sql: "DELETE FROM outbox WHERE state IN (?, ?) AND finished_at < ?",
                 arguments: [OutboxState.delivered, OutboxState.dead, cutoff])

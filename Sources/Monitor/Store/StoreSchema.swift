@@ -26,6 +26,9 @@ enum StoreSchema {
         migrator.registerMigration("v4-lean-history") { db in
             try leanHistory(db)
         }
+        migrator.registerMigration("v5-silences") { db in
+            try createSilences(db)
+        }
         return migrator
     }
 
@@ -181,6 +184,26 @@ enum StoreSchema {
         }
     }
 
+    /// Silences added with `aasa-monitor silence add`, by the daemon's user or another process while it runs.
+    ///
+    /// `domains_json` is a JSON array of A-labels, `NULL` for every domain (`--all`); expiring a silence moves its
+    /// `ends_at` to the moment it was expired, so the row still says who silenced what. Indexed by `ends_at`: each
+    /// check reads the silences not yet ended.
+    static func createSilences(_ db: Database) throws {
+        try db.create(table: "silences") { table in
+            table.autoIncrementedPrimaryKey("id")
+            table.column("domains_json", .text)
+            table.column("code", .text)
+            table.column("starts_at", .datetime).notNull()
+            table.column("ends_at", .datetime).notNull()
+            table.column("author", .text).notNull()
+            table.column("reason", .text).notNull()
+            table.column("created_at", .datetime).notNull()
+            table.column("expired_by", .text)
+        }
+        try db.create(index: "silences_by_end", on: "silences", columns: ["ends_at"])
+    }
+
     /// Per-domain state, alert states and the daemon's heartbeat.
     private static func createCurrentState(_ db: Database) throws {
         try db.create(table: "domain_state") { table in
@@ -235,7 +258,7 @@ enum StoreSchema {
 
 /// The store's tables, for counts in diagnostics and tests.
 public enum StoreTable: String, Sendable, CaseIterable {
-    case documents, runs, timeline, heartbeat, outbox
+    case documents, runs, timeline, heartbeat, outbox, silences
     case domainState = "domain_state"
     case alertState = "alert_state"
 }

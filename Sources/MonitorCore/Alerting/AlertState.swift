@@ -100,6 +100,9 @@ public struct FiringAlert: Sendable, Hashable, Codable {
     /// flapping, and in states written before they were kept.
     public var holdPeriod: Double?
     public var flapWindow: Double?
+    /// `true` while no receiver has been told that it fires: it fired during a silence (`SilenceGate`), which
+    /// sends it once when the silence ends, or never if it resolves first. Absent (`nil`) once told.
+    public var unsent: Bool?
 
     public init(
         since: Date, severity: ReportFinding.Severity, lastNotifiedAt: Date, message: String,
@@ -125,6 +128,7 @@ public struct FiringAlert: Sendable, Hashable, Codable {
         case flapping
         case holdPeriod = "hold_period"
         case flapWindow = "flap_window"
+        case unsent
     }
 
     /// When a flapping alert that passes from `passingSince` on resolves (given enough passing checks); `nil` when

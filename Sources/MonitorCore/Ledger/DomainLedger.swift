@@ -55,10 +55,15 @@ public enum DomainLedger {
         }
         let transition = AlertStateMachine.advance(
             states: snapshot.alerts, check: check, policy: policy.alerts, now: now, makeID: makeID)
-        let alerts = transition.states.filter { $0.key.domain == report.domain }
-        var events = annotate(transition.events, state: &state, alerts: alerts, report: report)
+        let silences = snapshot.silences
+        let gate = SilenceGate.apply(
+            events: transition.events, previous: snapshot.alerts,
+            alerts: transition.states.filter { $0.key.domain == report.domain }, silences: silences,
+            domain: report.domain, verdict: report.verdict, now: now, makeID: makeID)
+        let alerts = gate.alerts
+        var events = annotate(gate.events, state: &state, alerts: alerts, report: report)
         let informational = timelineEvents(timeline, snapshot: snapshot, report: report, makeID: makeID)
-        events += informational
+        events += informational.filter { event in !silences.contains { $0.isActive(at: now) && $0.mutes(event) } }
         timeline = timeline.map { entry in
             // `history` shows what changed beside the hashes: the first changes of the semantic diff.
             guard entry.kind == .originChanged,
@@ -69,13 +74,15 @@ public enum DomainLedger {
             entry.detail["change_count"] = .int(diff.changes.count)
             return entry
         }
-        timeline += alertTimeline(events)
+        // History tells what happened, silenced or not.
+        timeline += alertTimeline(transition.events)
         return LedgerOutcome(
             state: state, alerts: alerts, alertsChanged: alerts != snapshot.alerts,
             run: runUpdate(snapshot.run, opensHistory: snapshot.state == nil, report: report), timeline: timeline,
             events: events,
             deliveries: deliveries(
-                events, alerts: alerts, report: report, webhooks: policy.webhooks, makeID: makeID),
+                events, alerts: SilenceGate.told(alerts, silences: silences, now: now), report: report,
+                webhooks: policy.webhooks, makeID: makeID),
             documents: report.documents)
     }
 

@@ -14,15 +14,19 @@ public struct DomainSnapshot: Sendable, Hashable {
     /// The canonical text of the previous origin meaning, when the report shows another one (for the diff of
     /// `origin.changed`). The store loads it only when `DomainLedger.documentNeeded` names it.
     public var previousOriginDocument: String?
+    /// The stored silences (`silence add`) covering the domain that have not ended: read in the check's own
+    /// transaction, so a silence added or expired by another process counts from the next check on.
+    public var silences: [Silence]
 
     public init(
         state: DomainState? = nil, alerts: [FindingIdentity: AlertState] = [:], run: RunMark? = nil,
-        previousOriginDocument: String? = nil
+        previousOriginDocument: String? = nil, silences: [Silence] = []
     ) {
         self.state = state
         self.alerts = alerts
         self.run = run
         self.previousOriginDocument = previousOriginDocument
+        self.silences = silences
     }
 }
 

@@ -16,6 +16,7 @@ struct ManualPageTests {
         "check": [0, 1, 3, 4, 2], "run": [0, 1, 2], "status": [0, 1, 2], "history": [0, 1, 2],
         "config check": [0, 1, 2], "webhook test": [0, 1, 2], "lint": [0, 1, 2], "diff": [0, 1, 2],
         "match": [0, 1, 2], "explain": [0, 2], "app": [0, 1, 2],
+        "silence add": [0, 1, 2], "silence list": [0, 1, 2], "silence expire": [0, 1, 2],
     ]
 
     /// Every command of the binary (`config check`), with its discussion and whether it groups subcommands.

@@ -1,0 +1,194 @@
+import AASA
+import ArgumentParser
+import Foundation
+import Monitor
+import MonitorCore
+
+/// `aasa-monitor silence …`: mute what is sent about domains for a while, saying who and why.
+///
+/// Silences are rows of the daemon's database, so these commands work with the daemon running or stopped; the
+/// running daemon reads them in every check (see `MonitorStore+Silences`).
+struct SilenceCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "silence",
+        abstract: "Silence what is sent about domains for a while: add, list and expire silences.",
+        subcommands: [SilenceAddCommand.self, SilenceListCommand.self, SilenceExpireCommand.self]
+    )
+
+    /// Who runs the command: the user behind `sudo`, else the login name.
+    static func currentUser(_ environment: [String: String]) -> String {
+        for key in ["SUDO_USER", "USER", "LOGNAME"] {
+            if let name = environment[key], !name.isEmpty { return name }
+        }
+        if let entry = getpwuid(geteuid()), let name = entry.pointee.pw_name { return String(cString: name) }
+        return "uid \(geteuid())"
+    }
+
+    /// Opens the database to write a silence, creating the state directory and the database when needed, so that
+    /// a silence can be added before the daemon first starts.
+    static func openStore(_ located: StateOptions.Located) async throws -> MonitorStore {
+        let directory = located.directory.path
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            return try await MonitorStore.open(directory: directory)
+        } catch {
+            throw CommandFailure(
+                message: "error: cannot write the state database in \(directory): \(error) "
+                    + "(run as the daemon's user: sudo -u aasa-monitor aasa-monitor silence …)", exitCode: 1)
+        }
+    }
+}
+
+/// `aasa-monitor silence add DOMAIN… | --all --for DURATION --reason TEXT [--code CODE] [--author NAME]`.
+struct SilenceAddCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add",
+        abstract: "Send nothing about these domains (or one finding code of them) for a while; alerts still run.",
+        discussion: """
+            During the silence the alerts run as usual and status and the page say "silenced until … by …: reason", \
+            but nothing is sent. When it ends, alerts still firing are sent once; an alert that fired and resolved \
+            inside it is never sent. Works with the daemon running (it sees the silence at each domain's next \
+            check) or stopped. Exit codes: 0 added; 1 the database cannot be written; 2 usage or configuration \
+            error.
+            """
+    )
+
+    @OptionGroup var configuration: ConfigurationOptions
+    @OptionGroup var state: StateOptions
+
+    @Argument(help: "The domains to silence.", completion: CompletionCandidates.domains)
+    var domains: [String] = []
+
+    @Flag(help: "Silence every domain.")
+    var all = false
+
+    @Option(help: "Only alerts of this finding code (as explain --list names them).")
+    var code: String?
+
+    @Option(name: .customLong("for"), help: "How long, like 30m, 2h or 1d.")
+    var duration: String
+
+    @Option(help: "Why, for whoever reads status.")
+    var reason: String
+
+    @Option(help: "Who silences (default: the user running the command).")
+    var author: String?
+
+    func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        guard all != !domains.isEmpty else { throw CommandFailure.usage("name the domains to silence, or --all") }
+        var names: [String]?
+        if !all {
+            var normalized: [String] = []
+            for raw in domains {
+                do { normalized.append(try DomainName.normalize(raw)) } catch {
+                    throw CommandFailure.usage(error.description)
+                }
+            }
+            names = normalized
+        }
+        if let code, FindingCode(id: code) == nil {
+            throw CommandFailure.usage("no finding code '\(code)' (aasa-monitor explain --list lists them)")
+        }
+        let length: Duration
+        switch SettingValue.duration(duration) {
+        case .success(let value): length = value
+        case .failure(let error): throw CommandFailure.usage("--for: \(error)")
+        }
+        let reason = reason.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !reason.isEmpty else { throw CommandFailure.usage("--reason must say why") }
+        let located = try state.locate(configuration: configuration, environment: environment)
+        if let names, located.configuredDomains != nil, let loaded = located.configuration {
+            try loaded.requireWatched(names, file: located.configurationPath)
+        }
+        let store = try await SilenceCommand.openStore(located)
+        defer { try? store.close() }
+        print(located.databaseLine(store.path))
+        let now = Date()
+        let silence = try await store.addSilence(
+            domains: names, code: code, from: now, until: now.addingTimeInterval(length.seconds),
+            author: author ?? SilenceCommand.currentUser(environment), reason: reason, at: now)
+        print("silence \(silence.id): \(SilenceListCommand.scope(silence)) \(silence.text)")
+    }
+}
+
+/// `aasa-monitor silence list [--json]`.
+struct SilenceListCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "List the silences in force or to come, and maintenance windows of the configuration.",
+        discussion: "Exit codes: 0 listed (none is not an error); 1 unreadable state; 2 usage or configuration error."
+    )
+
+    @OptionGroup var configuration: ConfigurationOptions
+    @OptionGroup var state: StateOptions
+
+    @Flag(help: "Print one JSON array.")
+    var json = false
+
+    func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let located = try state.locate(configuration: configuration, environment: environment)
+        let now = Date()
+        var silences: [Silence] = []
+        do {
+            let reader = try StoreReader.openReadOnly(directory: located.directory.path)
+            if !json { print(located.databaseLine(reader.path)) }
+            silences = try await reader.silences(at: now)
+        } catch let error as StoreError where error.reason == .missing {
+            if !json { print(located.databaseLine(error.path)) }
+        } catch {
+            throw CommandFailure(message: "error: cannot read the silences: \(error)", exitCode: 1)
+        }
+        if json {
+            try JSONOutput.print(silences.map { SilenceStatus($0, now: now) })
+            return
+        }
+        if silences.isEmpty { print("no silences") }
+        for silence in silences {
+            let status = SilenceStatus(silence, now: now)
+            print("\(silence.id)  \(status.state)  \(Self.scope(silence))  \(status.text)")
+        }
+    }
+
+    /// `example.com, example.org` or `every domain`.
+    static func scope(_ silence: Silence) -> String {
+        silence.domains.map { $0.joined(separator: ", ") } ?? "every domain"
+    }
+}
+
+/// `aasa-monitor silence expire ID`.
+struct SilenceExpireCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "expire",
+        abstract: "End a silence now; alerts still firing are then sent once, at each domain's next check.",
+        discussion: "Exit codes: 0 expired (or already over); 1 no such silence, or the database cannot be written; "
+            + "2 usage or configuration error."
+    )
+
+    @OptionGroup var configuration: ConfigurationOptions
+    @OptionGroup var state: StateOptions
+
+    @Argument(help: "The silence's id, as silence list shows it.")
+    var id: String
+
+    func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        guard let number = Int64(id) else {
+            if id.hasPrefix("maintenance:") {
+                throw CommandFailure.usage("\(id) is a maintenance window of the configuration: edit the file")
+            }
+            throw CommandFailure.usage("a silence id is a number, as silence list shows it")
+        }
+        let located = try state.locate(configuration: configuration, environment: environment)
+        let store = try await SilenceCommand.openStore(located)
+        defer { try? store.close() }
+        print(located.databaseLine(store.path))
+        let now = Date()
+        guard
+            let silence = try await store.expireSilence(
+                id: number, by: SilenceCommand.currentUser(environment), at: now)
+        else { throw CommandFailure(message: "error: no silence \(number)", exitCode: 1) }
+        print("silence \(silence.id): \(SilenceListCommand.scope(silence)) ended \(RFC3339.string(silence.endsAt))")
+    }
+}
