@@ -1,3 +1,4 @@
+import AASA
 import Foundation
 import MonitorCore
 import Testing
@@ -6,17 +7,21 @@ import Testing
 struct ExpectationEvaluationTests {
     typealias F = ObservationFixtures
 
-    @Test("a URL that opens the app on the origin but not on Apple's older copy fails on the CDN copy only")
+    @Test("a URL the origin already gets right and Apple's older copy not yet is that copy lagging: cdn_stale")
     func urlOnOriginNotCDN() throws {
         let expectations = Expectations(urls: [
             ExpectedURL(url: "https://shop.test/buy/gift-card", appID: F.app, decision: .notMatch),
             ExpectedURL(url: "https://shop.test/buy/1", appID: F.app, decision: .match),
         ])
         let report = F.evaluate(F.observation(cdn: F.json(F.olderDocument)), expectations: expectations)
-        #expect(report.verdict == .expectationFailed)
+        #expect(report.verdict == .cdnStale)
         let failures = report.findings.filter { $0.code == "expect.url" }
         #expect(failures.count == 1)
         let failure = try #require(failures.first)
+        #expect(failure.severity == .warning)
+        #expect(failure.causedBy?.code == "cdn.stale")
+        #expect(failure.detail["lagging"] == .bool(true))
+        #expect(failure.message.contains("wait for Apple's refresh"))
         #expect(failure.source == .cdn)
         #expect(failure.subject == "https://shop.test/buy/gift-card")
         #expect(failure.detail["decision"] == "match")

@@ -151,6 +151,13 @@ struct EvaluatorCodeCoverageTests {
             expectations: Expectations(urls: [
                 ExpectedURL(url: "https://shop.test/help", appID: F.app, decision: .match)
             ])),
+        scenario(
+            .expectAppClaim, F.observation(),
+            expectations: Expectations(claimNotes: [
+                ClaimNote(
+                    code: "app.developer_mode_in_distribution", isError: true,
+                    message: "customers' devices ignore it", claimedBy: "Shop.ipa Payload/Shop.app/Shop: x")
+            ])),
     ]
 
     @Test("every registered code has exactly one scenario, and every scenario's code is registered")

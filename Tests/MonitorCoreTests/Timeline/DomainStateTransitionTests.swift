@@ -71,13 +71,13 @@ struct DomainStateTransitionTests {
                 ["origin.first_seen"]
             ),
             (
-                "Apple missing the file is stale",
+                "Apple missing the file is missing, not stale",
                 [
                     R.report(at: 0, origin: "A", cdn: .answered(nil)),
                     R.report(at: 10, origin: "A", cdn: .answered(nil)),
                     R.report(at: 20, origin: "A", cdn: .answered("A")),
                 ],
-                ["origin.first_seen", "cdn.stale", "cdn.in_sync"]
+                ["origin.first_seen", "cdn.missing", "cdn.in_sync"]
             ),
         ])
     func timeline(name: String, reports: [DomainReport], expected: [String]) {

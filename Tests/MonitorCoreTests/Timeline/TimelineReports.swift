@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import Testing
 
 /// Hand-built reports for timeline tests: only what the transition reads.
 enum TimelineReports {
@@ -63,5 +64,13 @@ enum TimelineReports {
             events += result.events
         }
         return (state, events)
+    }
+}
+
+/// A parameterised timeline case names its reports by check time, verdict and hashes, not by a dump of each report
+/// (kilobytes per case in the test log).
+extension DomainReport: CustomTestStringConvertible {
+    public var testDescription: String {
+        "\(verdict.rawValue) at \(RFC3339.string(checkedAt)) origin \(originHash ?? "-") cdn \(cdnHash ?? "-")"
     }
 }
