@@ -240,19 +240,19 @@ let package = Package(
 
 // Fuzzing (issue 26 §2): the properties the libFuzzer targets check, and the Swift Testing suite that replays their
 // seeds and every input a fuzzer ever failed on (Tests/Fuzz/RegressionTests/Inputs) through the same code.
+package.targets += [
+    .target(
+        name: "FuzzChecks", dependencies: ["AASA", "MonitorCore", "HTTPEngine", "AppClaims"],
+        path: "Tests/Fuzz/FuzzChecks", swiftSettings: strict),
+    .testTarget(
+        name: "FuzzRegressionTests", dependencies: ["FuzzChecks", "TestSupport"], path: "Tests/Fuzz/RegressionTests",
+        resources: [.copy("Inputs")], swiftSettings: strict),
+]
 // The libFuzzer executables exist only for .ci/fuzz, which sets AASA_FUZZ=1 and builds them in .build-fuzz with
 // -sanitize=fuzzer,address: an ordinary build has no libFuzzer to link them with.
 if Context.environment["AASA_FUZZ"] == "1" {
-    package.targets += [
-        .target(
-            name: "FuzzChecks", dependencies: ["AASA", "MonitorCore", "HTTPEngine", "AppClaims"],
-            path: "Tests/Fuzz/FuzzChecks", swiftSettings: strict),
-        .testTarget(
-            name: "FuzzRegressionTests", dependencies: ["FuzzChecks", "TestSupport"],
-            path: "Tests/Fuzz/RegressionTests", resources: [.copy("Inputs")], swiftSettings: strict),
-        // The declaration of libFuzzer's driver, which each target's main calls.
-        .target(name: "CFuzzDriver", path: "Tests/Fuzz/CFuzzDriver"),
-    ]
+    // The declaration of libFuzzer's driver, which each target's main calls.
+    package.targets.append(.target(name: "CFuzzDriver", path: "Tests/Fuzz/CFuzzDriver"))
     package.targets += ["aasa", "matcher", "configuration", "headers", "app"].map { name in
         .executableTarget(
             name: "fuzz-\(name)", dependencies: ["FuzzChecks", "CFuzzDriver"], path: "Tests/Fuzz/Targets/\(name)",

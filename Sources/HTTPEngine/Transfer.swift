@@ -31,7 +31,9 @@ final class Transfer {
     var connectAlias: (alias: String, meaning: String)?
     private let maxBodyBytes: Int?
     var body: [UInt8] = []
-    var headers = HTTPHeaders()
+    /// The response's header fields, read line by line from the header callback.
+    private var headerReader = HeaderLineReader()
+    var headers: HTTPHeaders { headerReader.headers }
     /// Set when the write callback refused data over `maxBodyBytes`, to tell a cap from another write error.
     var exceededBodyLimit = false
     /// Whether the header callback copies the server's certificate (`Transfer+PeerCertificate.swift`).
@@ -40,8 +42,6 @@ final class Transfer {
     var peerCertificateDER: [UInt8]?
     /// The address the guard of `HTTPRequest.refusedAddresses` refused (`Transfer+AddressGuard.swift`).
     var refused: RefusedConnection?
-    /// Whether the next header line starts a block (the first line, or the line after a blank one).
-    private var atHeaderBlockStart = true
 
     init(ticket: TransferTicket, purpose: Purpose, caFile: String) throws(HTTPEngineError) {
         guard let easy = curl_easy_init() else {
@@ -96,31 +96,13 @@ final class Transfer {
         return count
     }
 
-    /// Records one header line. libcurl also passes the status line and the blank line ending the headers; a
-    /// status line starts a new header block (after `100 Continue`, only the final response's headers remain).
-    /// Only a line right after a blank line (or the first) can be a status line: an `HTTP/…` line in the middle
-    /// of a block is a malformed header, not a reason to forget the fields before it.
+    /// Records one header line (`HeaderLineReader` says how lines become fields).
     func receiveHeaderLine(_ data: UnsafeMutablePointer<CChar>, count: Int) -> Int {
         if readsPeerCertificate, peerCertificateDER == nil { peerCertificateDER = copyPeerCertificate() }
         let line = data.withMemoryRebound(to: UInt8.self, capacity: count) { bytes in
             String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
         }
-        // `\r\n` is one Character (a grapheme cluster), so test `isNewline` rather than "\r" and "\n".
-        let trimmed = line.droppingTrailing { $0.isNewline }
-        defer { atHeaderBlockStart = trimmed.isEmpty }
-        if trimmed.hasPrefix("HTTP/") && atHeaderBlockStart {
-            headers = HTTPHeaders()
-        } else if let first = trimmed.first, first == " " || first == "\t", headers.count > 0 {
-            // An obsolete folded continuation line (RFC 9112 §5.2): part of the previous value. Appended in place:
-            // rebuilding the field list per line made a hostile run of folded lines quadratic on the engine thread.
-            headers.appendToLastValue(" " + trimmed.droppingLeading { $0 == " " || $0 == "\t" })
-        } else if let colon = trimmed.firstIndex(of: ":") {
-            let name = String(trimmed[..<colon])
-            let value = trimmed[trimmed.index(after: colon)...]
-                .droppingLeading { $0 == " " || $0 == "\t" }
-                .droppingTrailing { $0 == " " || $0 == "\t" }
-            headers.append(name, value)
-        }
+        headerReader.read(line)
         return count
     }
 }
