@@ -116,7 +116,7 @@ struct SilenceAddCommand: AsyncParsableCommand {
 struct SilenceListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
-        abstract: "List the silences in force or to come, and maintenance windows of the configuration.",
+        abstract: "List the silences in force or to come, and the configuration's maintenance windows open now.",
         discussion: "Exit codes: 0 listed (none is not an error); 1 unreadable state; 2 usage or configuration error."
     )
 
@@ -140,6 +140,7 @@ struct SilenceListCommand: AsyncParsableCommand {
         } catch {
             throw CommandFailure(message: "error: cannot read the silences: \(error)", exitCode: 1)
         }
+        silences += located.configuration?.maintenance.silences(at: now) ?? []
         if json {
             try JSONOutput.print(silences.map { SilenceStatus($0, now: now) })
             return

@@ -62,7 +62,9 @@ struct StatusCommand: AsyncParsableCommand {
         if !json { print(located.databaseLine(database)) }
         let snapshot: StatusSnapshot
         do {
-            snapshot = try await StatusReader(store: reader).snapshot(now: Date(), domains: names)
+            let now = Date()
+            snapshot = try await StatusReader(store: reader).snapshot(
+                now: now, domains: names, silences: located.configuration?.maintenance.silences(at: now) ?? [])
         } catch {
             throw CommandFailure(message: "error: cannot read the state: \(error)", exitCode: 1)
         }

@@ -8,10 +8,10 @@ extension MonitorConfiguration {
             repeatAfter: alerts.repeatAfter?.seconds ?? 0, sendResolved: alerts.sendResolved)
     }
 
-    /// What the ledger applies to each check: the alert policy and the webhooks. Alert states are kept even
-    /// without webhooks, so `status` shows them.
+    /// What the ledger applies to each check: the alert policy, the webhooks and the maintenance windows. Alert
+    /// states are kept even without webhooks, so `status` shows them.
     var ledgerPolicy: LedgerPolicy {
-        LedgerPolicy(alerts: alertPolicy, webhooks: webhooks)
+        LedgerPolicy(alerts: alertPolicy, webhooks: webhooks, maintenance: maintenance)
     }
 }
 

@@ -31,6 +31,8 @@ public struct MonitorConfiguration: Sendable, Hashable {
     public var apps: [AppConfiguration] = []
     /// Which part of `domains` this daemon watches (`shard: K/N`); `nil` watches them all. See `Shard`.
     public var shard: Shard?
+    /// Recurring maintenance windows (`maintenance`), in file order: each acts as a silence while open.
+    public var maintenance: [MaintenanceWindow] = []
 
     /// A configuration with every default and no domains, the same as an empty file.
     public init(

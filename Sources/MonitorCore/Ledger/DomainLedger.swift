@@ -10,10 +10,18 @@ public struct LedgerPolicy: Sendable {
     /// means they could not really be seen: the origins during `monitor.network`.
     public var heldSources: Set<FindingSource>
 
-    public init(alerts: AlertPolicy, webhooks: [WebhookConfiguration], heldSources: Set<FindingSource> = []) {
+    /// The configuration's maintenance windows: each open one acts as a silence, beside the stored silences of
+    /// the snapshot.
+    public var maintenance: [MaintenanceWindow]
+
+    public init(
+        alerts: AlertPolicy, webhooks: [WebhookConfiguration], heldSources: Set<FindingSource> = [],
+        maintenance: [MaintenanceWindow] = []
+    ) {
         self.alerts = alerts
         self.webhooks = webhooks
         self.heldSources = heldSources
+        self.maintenance = maintenance
     }
 
     /// The default alert policy and no webhooks: alert states are kept (for `status`), nothing is sent.
@@ -55,7 +63,7 @@ public enum DomainLedger {
         }
         let transition = AlertStateMachine.advance(
             states: snapshot.alerts, check: check, policy: policy.alerts, now: now, makeID: makeID)
-        let silences = snapshot.silences
+        let silences = snapshot.silences + policy.maintenance.compactMap { $0.silence(at: now) }
         let gate = SilenceGate.apply(
             events: transition.events, previous: snapshot.alerts,
             alerts: transition.states.filter { $0.key.domain == report.domain }, silences: silences,

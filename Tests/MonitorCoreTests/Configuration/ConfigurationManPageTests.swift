@@ -38,6 +38,7 @@ struct ConfigurationManPageTests {
         Place("webhooks: [{name: a, url: 'https://hooks.example/', \(stranger): 1}]\n", ""),
         Place("domains: [{name: example.com, \(stranger): 1}]\n", ""),
         Place("apps: [{path: Shop.ipa, \(stranger): 1}]\n", ""),
+        Place("maintenance: [{start: '22:00', duration: 1h, \(stranger): 1}]\n", "maintenance."),
         Place("domains: [{name: example.com, expect: {\(stranger): 1}}]\n", "expect."),
         Place(
             "domains: [{name: example.com, expect: {urls: [{url: 'https://example.com/', "

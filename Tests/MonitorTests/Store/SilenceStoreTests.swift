@@ -64,6 +64,23 @@ struct SilenceStoreTests {
         }
     }
 
+    @Test("an open maintenance window of the configuration acts as a silence; its domains bound it")
+    func maintenanceWindow() async throws {
+        try await withTemporaryStore(.inMemory) { store, _ in
+            let always = MaintenanceWindow(
+                name: "deploy", startMinute: 0, duration: .seconds(86_400), timeZone: TimeZone(secondsFromGMT: 0)!)
+            var policy = Self.policy
+            policy.maintenance = [always]
+            let muted = try await store.record(report: Self.broken(at: 1), policy: policy)
+            #expect(muted.deliveries.isEmpty)
+            policy.maintenance[0].domains = ["other.example"]
+            var again = Self.broken(at: 2)
+            again.domain = "shop.example"
+            let sent = try await store.record(report: again, policy: policy)
+            #expect(sent.deliveries.map(\.event.type) == [.alertFiring])
+        }
+    }
+
     @Test("v5-silences adds the table to a v4 database and keeps its states and outbox")
     func migration() async throws {
         let directory = try makeTemporaryDirectory()
