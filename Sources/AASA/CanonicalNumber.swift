@@ -50,13 +50,18 @@ enum CanonicalNumber {
         if exponent < 0 && pointPosition > -6 {
             return sign + "0." + String(repeating: "0", count: -pointPosition) + digitText
         }
-        let scientificExponent = pointPosition.addingSaturating(-1)
+        // Clamped to the bound `parseExponent` saturates at, so the canonical text parses back to itself: a fuzzer
+        // found `0.1e-405678901234567890123` written as `1e-1000000000001`, which then read as `1e-1000000000000`.
+        let scientificExponent = min(max(pointPosition.addingSaturating(-1), -maximumExponent), maximumExponent)
         let mantissa = count == 1 ? digitText : String(digitText.prefix(1)) + "." + digitText.dropFirst()
         let exponentSign = scientificExponent < 0 ? "-" : "+"
         return sign + mantissa + "e" + exponentSign + String(scientificExponent.magnitude)
     }
 
-    /// The exponent's value, saturated far beyond any meaningful range so hostile literals cannot overflow.
+    /// Where exponents saturate: far beyond any meaningful range, so hostile literals cannot overflow.
+    private static let maximumExponent = 1_000_000_000_000
+
+    /// The exponent's value, saturated at `maximumExponent`.
     private static func parseExponent(_ bytes: ArraySlice<UInt8>) -> Int {
         var negative = false
         var value = 0
@@ -64,7 +69,7 @@ enum CanonicalNumber {
             switch byte {
             case UInt8(ascii: "-"): negative = true
             case UInt8(ascii: "+"): break
-            default: value = min(value * 10 + Int(byte - UInt8(ascii: "0")), 1_000_000_000_000)
+            default: value = min(value * 10 + Int(byte - UInt8(ascii: "0")), maximumExponent)
             }
         }
         return negative ? -value : value
