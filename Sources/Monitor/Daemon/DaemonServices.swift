@@ -61,6 +61,10 @@ struct DaemonServices {
                 runtime: runtime, store: store, transport: engine, logger: Logger(label: "delivery"), clock: clock))
         // Shutdown runs in reverse order: the scheduler, last in the list, stops first and finishes its checks.
         services.append(scheduler)
+        // After the scheduler, so it stops first: a stopping daemon pings nothing.
+        services.append(
+            HeartbeatService(
+                runtime: runtime, store: store, transport: engine, logger: Logger(label: "heartbeat"), clock: clock))
         // The group's own logger stays at notice: at debug it prints every service's properties.
         var groupLogger = Logger(label: "lifecycle")
         groupLogger.logLevel = max(.notice, logger.logLevel)

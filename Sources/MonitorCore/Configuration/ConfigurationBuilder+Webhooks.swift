@@ -98,7 +98,7 @@ extension ConfigurationBuilder {
     }
 
     /// `localhost`, `127.0.0.0/8` and `::1`: addresses that never leave the machine.
-    private static func isLoopback(_ host: String) -> Bool {
+    static func isLoopback(_ host: String) -> Bool {
         let name = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
         return name == "localhost" || name == "::1" || name.hasPrefix("127.")
     }
@@ -126,7 +126,7 @@ extension ConfigurationBuilder {
 
     /// The value of exactly one of `base`, `base_file`, `base_env`, with the key it came from and the node to
     /// blame. Never quotes the value.
-    private mutating func secretValue(
+    mutating func secretValue(
         _ fields: [String: Node], base: String, node: Node, path: ConfigurationPath, required: Bool
     ) -> (String, String, Node)? {
         let keys = [base, "\(base)_file", "\(base)_env"]

@@ -21,7 +21,7 @@ public enum ConfigurationLoader {
     /// The top-level keys, in the order the documented example explains them.
     static let topLevelKeys = [
         "state_dir", "interval", "listen", "endpoint", "http", "tls", "cdn", "retention", "alerts", "webhooks",
-        "domains", "apps", "shard", "maintenance",
+        "domains", "apps", "shard", "maintenance", "heartbeat",
     ]
 
     /// The configuration `text` describes with its warnings, or every problem in it.
@@ -114,6 +114,7 @@ struct ConfigurationBuilder {
             configuration.apps = apps(node, path: path.key("apps"), domains: &configuration.domains)
         }
         if let node = fields["shard"] { configuration.shard = shard(node, path: path.key("shard")) }
+        if let node = fields["heartbeat"] { configuration.heartbeat = heartbeat(node, path: path.key("heartbeat")) }
         if let node = fields["maintenance"] {
             configuration.maintenance = maintenance(
                 node, path: path.key("maintenance"), knownDomains: Set(configuration.domains.map(\.name)))

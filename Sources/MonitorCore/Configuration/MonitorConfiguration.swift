@@ -33,6 +33,8 @@ public struct MonitorConfiguration: Sendable, Hashable {
     public var shard: Shard?
     /// Recurring maintenance windows (`maintenance`), in file order: each acts as a silence while open.
     public var maintenance: [MaintenanceWindow] = []
+    /// The dead man's switch (`heartbeat`), pinged while the daemon is healthy; `nil` when not configured.
+    public var heartbeat: HeartbeatConfiguration?
 
     /// A configuration with every default and no domains, the same as an empty file.
     public init(

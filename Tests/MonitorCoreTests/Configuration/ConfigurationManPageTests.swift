@@ -39,6 +39,7 @@ struct ConfigurationManPageTests {
         Place("domains: [{name: example.com, \(stranger): 1}]\n", ""),
         Place("apps: [{path: Shop.ipa, \(stranger): 1}]\n", ""),
         Place("maintenance: [{start: '22:00', duration: 1h, \(stranger): 1}]\n", "maintenance."),
+        Place("heartbeat: {url: 'https://hc-ping.com/x', \(stranger): 1}\n", "heartbeat."),
         Place("domains: [{name: example.com, expect: {\(stranger): 1}}]\n", "expect."),
         Place(
             "domains: [{name: example.com, expect: {urls: [{url: 'https://example.com/', "
