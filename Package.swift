@@ -35,6 +35,7 @@ let package = Package(
         .executable(name: "daemon-benchmark", targets: ["daemon-benchmark"]),
         .executable(name: "endpoint-benchmark", targets: ["endpoint-benchmark"]),
         .executable(name: "soak-benchmark", targets: ["soak-benchmark"]),
+        .executable(name: "fd-exhaustion-benchmark", targets: ["fd-exhaustion-benchmark"]),
         .library(name: "AASA", targets: ["AASA"]),
         .library(name: "HTTPEngine", targets: ["HTTPEngine"]),
     ],
@@ -235,6 +236,8 @@ let package = Package(
             name: "soak-benchmark",
             dependencies: ["TestSupport", "Monitor", "MonitorCore", "AASA", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strict),
+        // Issue 26 §1: the real daemon under `ulimit -n 96` while idle connections use up its descriptors, looped.
+        .executableTarget(name: "fd-exhaustion-benchmark", dependencies: ["TestSupport"], swiftSettings: strict),
     ]
 )
 

@@ -33,6 +33,7 @@ public enum Daemon {
         signal(SIGPIPE, SIG_IGN)
         // A reload requested before the reload service traps SIGHUP must not kill the daemon (the default action).
         signal(SIGHUP, SIG_IGN)
+        let raisedLimit = LocalResources.raiseSoftLimit()
         let configuration: MonitorConfiguration
         do {
             configuration = try ConfigurationFile.load(path: options.configPath, environment: options.environment)
@@ -78,6 +79,11 @@ public enum Daemon {
                 "state_dir": "\(directory.path)", "domains": "\(configuration.shardDomains.count)",
                 "shard": "\(configuration.shard.map { "\($0)" } ?? "-")",
             ])
+        if let raisedLimit {
+            logger.info(
+                "raised the soft file descriptor limit to the hard one",
+                metadata: ["from": "\(raisedLimit.from)", "to": "\(raisedLimit.to)"])
+        }
         if let notice = PlaceholderDomains.notice(
             for: configuration.domains.map(\.name), configurationPath: options.configPath)
         {

@@ -71,6 +71,33 @@ enum LocalResources {
     private static let advice =
         "; checks are discarded until it recovers: raise LimitNOFILE or find what holds descriptors (ls /proc/PID/fd)"
 
+    /// The most the soft limit is raised to: some libraries size tables by it, and no daemon here needs more.
+    static let raisedLimitCeiling = 65_536
+
+    /// Raises the soft descriptor limit to the hard one (at most `raisedLimitCeiling`), as a daemon that does not
+    /// use `select(2)` should (systemd's default soft limit is 1024, its hard one 524288): more headroom before
+    /// anything runs out. Returns the old and new soft limits when it changed them.
+    static func raiseSoftLimit() -> (from: Int, to: Int)? {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return nil }
+        let target = min(limit.rlim_max, rlim_t(raisedLimitCeiling))
+        guard limit.rlim_cur < target else { return nil }
+        let old = limit.rlim_cur
+        limit.rlim_cur = target
+        guard setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return nil }
+        return (Int(clamping: old), Int(clamping: target))
+    }
+
+    /// Descriptors this process can still open (`Int.max` without a limit), or `nil` when it cannot tell, which
+    /// is itself a sign of none left: counting them opens `/proc/self/fd`.
+    static func freeDescriptors() -> Int? {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return nil }
+        guard limit.rlim_cur != rlim_t.max else { return Int.max }
+        guard let open = openDescriptors() else { return nil }
+        return max(0, Int(clamping: limit.rlim_cur) - open)
+    }
+
     private static var softLimit: Int? {
         var limit = rlimit()
         guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else { return nil }

@@ -18,13 +18,17 @@ public struct EndpointLimits: Sendable, Hashable {
     /// The largest header block, in bytes, and the most header fields.
     public var maximumHeaderBytes: Int
     public var maximumHeaderFields: Int
+    /// File descriptors the process keeps free: no connection is accepted below it (one is, when none is open), so
+    /// connections can never use up the descriptors that checks and the runtime need (`EndpointConnectionGate`).
+    public var descriptorReserve: Int
 
     public init(
         idleTimeout: Duration = .seconds(30), maximumConnections: Int = 64, maximumBodyBytes: Int = 1024,
-        maximumHeaderBytes: Int = 16 * 1024, maximumHeaderFields: Int = 64
+        maximumHeaderBytes: Int = 16 * 1024, maximumHeaderFields: Int = 64, descriptorReserve: Int = 32
     ) {
         self.idleTimeout = idleTimeout
         self.maximumConnections = maximumConnections
+        self.descriptorReserve = descriptorReserve
         self.maximumBodyBytes = maximumBodyBytes
         self.maximumHeaderBytes = maximumHeaderBytes
         self.maximumHeaderFields = maximumHeaderFields

@@ -57,7 +57,9 @@ public struct MonitorEndpoint: Service {
             server: limits.server,
             configuration: ApplicationConfiguration(
                 address: .hostname(listen.host, port: listen.port), serverName: "aasa-monitor",
-                availableConnectionsDelegate: MaximumAvailableConnections(limits.maximumConnections, logger: logger)),
+                availableConnectionsDelegate: EndpointConnectionGate(
+                    maximumConnections: limits.maximumConnections, descriptorReserve: limits.descriptorReserve,
+                    logger: logger)),
             onServerRunning: { channel in
                 let bound = channel.localAddress
                 await onListening(
