@@ -106,20 +106,26 @@ struct DaemonServices {
             status: {
                 // Configured domains only, like `status --config`.
                 let configured = await runtime.configuration.domains.map(\.name)
-                let snapshot = try await StatusReader(store: store.reader).snapshot(now: clock(), domains: configured)
+                let now = clock()
+                let snapshot = try await StatusReader(store: store.reader).snapshot(
+                    now: now, domains: configured, silences: await runtime.configuration.maintenance.silences(at: now))
                 return Array(try MonitorJSON.encoder().encode(snapshot))
             },
             overview: {
                 let configured = await runtime.configuration.domains.map(\.name)
+                let now = clock()
                 return try await StatusPageReader(store: store.reader).overview(
-                    now: clock(), configured: configured, lastCycle: await runtime.lastTick)
+                    now: now, configured: configured, lastCycle: await runtime.lastTick,
+                    silences: await runtime.configuration.maintenance.silences(at: now))
             },
             domainPage: { raw in
                 // `/domains/Shop.Example` and the U-label find the configured A-label.
                 let name = (try? DomainName.normalize(raw)) ?? raw
                 let configured = await runtime.configuration.domains.contains { $0.name == name }
+                let now = clock()
                 return try await StatusPageReader(store: store.reader).domain(
-                    name, now: clock(), configured: configured)
+                    name, now: now, configured: configured,
+                    silences: await runtime.configuration.maintenance.silences(at: now))
             },
             basicAuth: { await runtime.configuration.endpoint.basicAuth })
     }

@@ -14,8 +14,15 @@ public struct StatusPageReader: Sendable {
     }
 
     /// The overview: one read of every configured domain's state, so its cost is linear in the domains.
-    public func overview(now: Date, configured: [String], lastCycle: Date?) async throws -> StatusPage {
-        let snapshot = try await StatusReader(store: store).snapshot(now: now, domains: configured)
+    ///
+    /// `silences` adds silences the database does not hold (the configuration's open maintenance windows).
+    public func overview(
+        now: Date, configured: [String], lastCycle: Date?, silences: [Silence] = []
+    ) async throws
+        -> StatusPage
+    {
+        let snapshot = try await StatusReader(store: store).snapshot(
+            now: now, domains: configured, silences: silences)
         let byName = Dictionary(snapshot.domains.map { ($0.domain, $0) }, uniquingKeysWith: { first, _ in first })
         let monitorAlerts = try await store.alertStates().filter { $0.identity.code.hasPrefix("monitor.") }.map {
             AlertStateSummary.decode($0.stateJSON).status(of: $0.identity)
@@ -27,12 +34,16 @@ public struct StatusPageReader: Sendable {
     }
 
     /// One domain's page, or `nil` when the domain is not configured.
-    public func domain(_ name: String, now: Date, configured: Bool) async throws -> DomainPage? {
+    public func domain(
+        _ name: String, now: Date, configured: Bool, silences: [Silence] = []
+    ) async throws
+        -> DomainPage?
+    {
         guard configured else { return nil }
         let state = try await store.domainState(name)
         var status: DomainStatus?
         if let state {
-            let silenced = try await store.silences(at: now).active(for: name, at: now)
+            let silenced = (try await store.silences(at: now) + silences).active(for: name, at: now)
             status = StatusReader(store: store).domainStatus(
                 state, alerts: try await store.alertStates(domain: name),
                 silenced: silenced.map { SilenceStatus($0, now: now) })

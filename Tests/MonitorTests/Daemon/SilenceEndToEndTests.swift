@@ -98,4 +98,26 @@ struct SilenceEndToEndTests {
             #expect(IncidentEndToEndTests.messages(receiver, "/slack").isEmpty)
         }
     }
+    @Test("an open maintenance window of the configuration sends nothing, and status names it")
+    func maintenanceWindow() async throws {
+        let fixture = try DaemonFixture()
+        fixture.origin.withLock { $0 = (404, "not here") }
+        try await fixture.withServers(domains: [Self.domain]) { origin, cdn, receiver, ca in
+            try fixture.writeConfiguration(
+                domains: [Self.domain], origin: origin, cdn: cdn, caFile: ca,
+                extra: Self.alerts + fixture.webhooksSection(receiver: receiver, caFile: ca)
+                    + "maintenance:\n  - {name: always, start: \"00:00\", duration: 2d}\n")
+            let daemon = try fixture.startDaemon()
+            try await eventually("four broken checks", log: daemon) {
+                try await DaemonTests.checks(fixture).count >= 4
+            }
+            let status = try await MonitorBinary.run(["status", "--config", fixture.configPath])
+            #expect(status.output.contains("by configuration: maintenance window always"), "\(status.output)")
+            let list = try await Self.silence(fixture, ["list"])
+            #expect(list.contains("maintenance:always  active"), "\(list)")
+            daemon.send(SIGTERM)
+            #expect(try await daemon.waitForExit() == 0)
+            #expect(Self.alertEvents(receiver).isEmpty)
+        }
+    }
 }
