@@ -108,7 +108,7 @@ struct SilenceAddCommand: AsyncParsableCommand {
         let silence = try await store.addSilence(
             domains: names, code: code, from: now, until: now.addingTimeInterval(length.seconds),
             author: author ?? SilenceCommand.currentUser(environment), reason: reason, at: now)
-        print("silence \(silence.id): \(SilenceListCommand.scope(silence)) \(silence.text)")
+        print("silence \(silence.id): \(SilenceListCommand.scope(silence)) \(SilenceStatus(silence, now: now).text)")
     }
 }
 
