@@ -10,7 +10,7 @@ import MonitorCore
 /// - doubled: a delivery id the receiver accepted twice (at-least-once delivery across SIGKILL can resend the one
 ///   in flight; the receiver de-duplicates on `webhook-id`, so these are counted apart from losses);
 /// - invented: a delivery id the receiver got that the outbox never held;
-/// - out of order: an `alert.resolved` that did not follow an `alert.firing` of the same alert;
+/// - out of order: an `alert.resolved` that did not follow an `alert.firing` of the same alert, in event time;
 /// - final state: an alert firing (error) whose last delivered event is not its firing, or a resolved one whose
 ///   last delivered event is a firing.
 struct SoakAudit {
@@ -67,6 +67,10 @@ struct SoakAudit {
             unique.append(delivery)
             audit.kinds[delivery.type, default: 0] += 1
         }
+        // In the order the events happened (the body's `timestamp`), not the order they arrived: a retried event
+        // can arrive after a newer one, and receivers order by `timestamp`. Same second: arrival order.
+        unique = unique.enumerated().sorted { ($0.element.occurredAt, $0.offset) < ($1.element.occurredAt, $1.offset) }
+            .map(\.element)
         var last: [String: String] = [:]
         for delivery in unique where delivery.type.hasPrefix("alert.") && !delivery.reminder {
             let key = [delivery.domain, delivery.code, delivery.source, delivery.subject].joined(separator: "|")

@@ -13,6 +13,8 @@ enum SoakReport {
         if !audit.finalState.isEmpty {
             failures.append("\(audit.finalState.count) final states not delivered: \(audit.finalState.prefix(5))")
         }
+        let killsWanted = Int(options.minutes * 100 / 30)
+        if chaos.kills < killsWanted { failures.append("\(chaos.kills) kills, fewer than \(killsWanted)") }
         if !chaos.crashes.isEmpty { failures.append("\(chaos.crashes.count) crashes: \(chaos.crashes.prefix(3))") }
         let early = median(window(chaos.rss, around: options.minutes * 60 / 3))
         let late = median(window(chaos.rss, around: options.minutes * 60 - 60))
@@ -20,7 +22,7 @@ enum SoakReport {
         if growth > 1.10 { failures.append(String(format: "RSS grew %.0f%%", (growth - 1) * 100)) }
         let report = """
             soak: \(options.domains) domains every \(options.interval) s for \(options.minutes) min
-              kills: \(chaos.kills) (SIGKILL at random, every 6–30 s); crashes other than kills: \(chaos.crashes.count)
+              kills: \(chaos.kills) (SIGKILL at random, every 5–28 s); crashes other than kills: \(chaos.crashes.count)
               receiver down (503): \(Int(options.outage.lowerBound))–\(Int(options.outage.upperBound)) s; \
             full disk: \(chaos.fullDisk)
               drained in \(Int(chaos.drainSeconds)) s after the chaos
