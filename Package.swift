@@ -234,7 +234,9 @@ let package = Package(
         // The soak (issue 26 §3): the real daemon under kills, a receiver outage and a full disk, audited.
         .executableTarget(
             name: "soak-benchmark",
-            dependencies: ["TestSupport", "Monitor", "MonitorCore", "AASA", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "TestSupport", "Monitor", "MonitorCore", "AASA", .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: strict),
         // Issue 26 §1: the real daemon under `ulimit -n 96` while idle connections use up its descriptors, looped.
         .executableTarget(name: "fd-exhaustion-benchmark", dependencies: ["TestSupport"], swiftSettings: strict),
