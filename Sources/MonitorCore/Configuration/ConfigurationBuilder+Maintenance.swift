@@ -79,7 +79,7 @@ extension ConfigurationBuilder {
             }
             var domains: [String]?
             if let value = fields["domains"] {
-                domains = maintenanceDomains(value, path: itemPath.key("domains"), knownDomains: knownDomains)
+                domains = configuredDomains(value, path: itemPath.key("domains"), knownDomains: knownDomains)
             }
             guard valid else { continue }
             windows.append(
@@ -100,31 +100,5 @@ extension ConfigurationBuilder {
             hour < 24, minute < 60
         else { return nil }
         return hour * 60 + minute
-    }
-
-    private mutating func maintenanceDomains(
-        _ node: Node, path: ConfigurationPath, knownDomains: Set<String>
-    )
-        -> [String]?
-    {
-        guard let items = reader.list(node, path: path) else { return nil }
-        var domains: [String] = []
-        for (index, item) in items.enumerated() {
-            let itemPath = path.index(index)
-            guard let text = reader.string(item, path: itemPath) else { continue }
-            let name: String
-            do throws(DomainNameError) {
-                name = try DomainName.normalize(text)
-            } catch {
-                reader.report(error.description, at: item, path: itemPath)
-                continue
-            }
-            guard knownDomains.contains(name) else {
-                reader.report("'\(name)' is not one of the configured domains", at: item, path: itemPath)
-                continue
-            }
-            if !domains.contains(name) { domains.append(name) }
-        }
-        return domains
     }
 }

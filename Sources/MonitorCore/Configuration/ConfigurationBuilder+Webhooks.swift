@@ -44,7 +44,8 @@ extension ConfigurationBuilder {
             webhook.allowPrivate = allowPrivate
             if let value = fields["events"] { webhook.events = events(value, path: itemPath.key("events")) }
             if let value = fields["domains"] {
-                webhook.domains = domainFilter(value, path: itemPath.key("domains"), knownDomains: knownDomains)
+                webhook.domains = configuredDomains(value, path: itemPath.key("domains"), knownDomains: knownDomains)
+                    .map(Set.init)
             }
             if let value = fields["timeout"] {
                 webhook.timeout = reader.duration(value, path: itemPath.key("timeout")) ?? webhook.timeout
@@ -193,10 +194,11 @@ extension ConfigurationBuilder {
         return events
     }
 
-    private mutating func domainFilter(_ node: Node, path: ConfigurationPath, knownDomains: Set<String>) -> Set<String>?
-    {
+    /// A list of configured domains (a webhook's or a maintenance window's `domains`), normalised, in the order
+    /// given, each once; a name that is not configured is reported at its item.
+    mutating func configuredDomains(_ node: Node, path: ConfigurationPath, knownDomains: Set<String>) -> [String]? {
         guard let items = reader.list(node, path: path) else { return nil }
-        var domains: Set<String> = []
+        var domains: [String] = []
         for (index, item) in items.enumerated() {
             let itemPath = path.index(index)
             guard let text = reader.string(item, path: itemPath) else { continue }
@@ -211,7 +213,7 @@ extension ConfigurationBuilder {
                 reader.report("'\(name)' is not one of the configured domains", at: item, path: itemPath)
                 continue
             }
-            domains.insert(name)
+            if !domains.contains(name) { domains.append(name) }
         }
         return domains
     }
