@@ -11,11 +11,11 @@ struct IncidentEndToEndTests {
     static let alerts = "alerts: { failure_threshold: 1, success_threshold: 1, repeat_after: 0 }\n"
 
     static func messages(_ receiver: FixtureServer, _ path: String) -> [String] {
-        receiver.requests.filter { $0.uri == path }.map { String(decoding: $0.body, as: UTF8.self) }
+        receiver.uniqueDeliveries(to: path).map { String(decoding: $0.body, as: UTF8.self) }
     }
 
     static func standardTypes(_ receiver: FixtureServer) -> [(type: String, code: String)] {
-        receiver.requests.filter { $0.uri == "/standard" }.compactMap { request in
+        receiver.uniqueDeliveries(to: "/standard").compactMap { request in
             guard let body = try? JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any],
                 let type = body["type"] as? String, let code = body["code"] as? String
             else { return nil }
