@@ -10,7 +10,7 @@ import MonitorCore
 /// developer- or managed-mode claim is judged on the origin only: devices fetch it from there. What an entry says
 /// that no file can fix (`?mode=developer` in a distribution build) becomes a `ClaimNote` of its domain; what
 /// belongs to no domain (an unknown service, a binary without app ID) is a problem of the app.
-public struct ClaimedDomains: Sendable, Hashable {
+public struct ClaimedDomains: Sendable {
     /// A problem of the app itself, one line naming the file and the binary.
     public struct Problem: Sendable, Hashable {
         public var isError: Bool
@@ -22,19 +22,6 @@ public struct ClaimedDomains: Sendable, Hashable {
     public private(set) var problems: [Problem] = []
 
     public var hasErrors: Bool { problems.contains { $0.isError } }
-
-    public static func == (lhs: ClaimedDomains, rhs: ClaimedDomains) -> Bool {
-        lhs.problems == rhs.problems && lhs.domains.map(\.domain) == rhs.domains.map(\.domain)
-            && lhs.domains.map(\.expectations) == rhs.domains.map(\.expectations)
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(problems)
-        for (domain, expectations) in domains {
-            hasher.combine(domain)
-            hasher.combine(expectations)
-        }
-    }
 
     public init() {}
 

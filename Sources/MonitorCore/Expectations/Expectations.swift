@@ -21,18 +21,6 @@ public struct Expectations: Sendable, Hashable, Codable {
         for url in other.urls where !urls.contains(url) { urls.append(url) }
         for note in other.claimNotes where !claimNotes.contains(note) { claimNotes.append(note) }
     }
-
-    enum CodingKeys: String, CodingKey {
-        case apps, urls
-        case claimNotes = "claim_notes"
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        apps = try container.decodeIfPresent([ExpectedApp].self, forKey: .apps) ?? []
-        urls = try container.decodeIfPresent([ExpectedURL].self, forKey: .urls) ?? []
-        claimNotes = try container.decodeIfPresent([ClaimNote].self, forKey: .claimNotes) ?? []
-    }
 }
 
 /// An app ID that must be listed in a service (`applinks` unless named: `webcredentials:ABCDE12345.com.example`).
@@ -56,21 +44,6 @@ public struct ExpectedApp: Sendable, Hashable, Codable {
     /// The same app in the same service, whoever asked for it.
     public func sameDemand(as other: ExpectedApp) -> Bool {
         service == other.service && appID == other.appID && originOnly == other.originOnly
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case service
-        case appID = "app_id"
-        case originOnly = "origin_only"
-        case claimedBy = "claimed_by"
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        service = try container.decode(String.self, forKey: .service)
-        appID = try container.decode(String.self, forKey: .appID)
-        originOnly = try container.decodeIfPresent(Bool.self, forKey: .originOnly) ?? false
-        claimedBy = try container.decodeIfPresent(String.self, forKey: .claimedBy)
     }
 }
 
