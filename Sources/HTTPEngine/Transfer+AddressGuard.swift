@@ -47,6 +47,9 @@ extension Transfer {
         } else if family == AF_INET || family == AF_INET6 {
             return aasa_curl_socket_bad  // An IP address we cannot read is not one we can vouch for.
         }
+        // libcurl moved on to an admitted address: an earlier refusal no longer explains how this transfer ends (a
+        // later TLS error or timeout is retried as such, not dead-lettered as refused).
+        refused = nil
         // Close-on-exec, which libcurl 7.88's own socket() call does not ask for.
         return socket(family, address.pointee.socktype | Int32(SOCK_CLOEXEC.rawValue), address.pointee.`protocol`)
     }
@@ -54,7 +57,10 @@ extension Transfer {
     /// Whether the connection to `primaryIP` (libcurl's text for it) may carry the request.
     private func admits(_ primaryIP: String) -> Bool {
         guard let ip = IPAddress(primaryIP) else { return false }
-        guard let block = refusedBlock(for: ip) else { return true }
+        guard let block = refusedBlock(for: ip) else {
+            refused = nil
+            return true
+        }
         refused = RefusedConnection(address: ip, block: block)
         return false
     }

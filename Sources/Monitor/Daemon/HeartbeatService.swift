@@ -22,7 +22,9 @@ struct HeartbeatService: Service {
     var idleWait: Duration = .seconds(5)
 
     func run() async throws {
-        var lastFailure: String??
+        // Logged on a change between healthy and unhealthy only: the reasons carry changing numbers (seconds,
+        // descriptors), and a stuck daemon must not log a line every `every`.
+        var wasHealthy: Bool?
         while !Task.isCancelledOrShuttingDown {
             guard let settings = await runtime.configuration.heartbeat else {
                 await pause(idleWait)
@@ -30,13 +32,13 @@ struct HeartbeatService: Service {
             }
             let started = ContinuousClock.now
             let failure = await failure(now: clock())
-            if lastFailure != .some(failure) {
+            if wasHealthy != (failure == nil) {
                 if let failure {
                     logger.warning("heartbeat: unhealthy", metadata: ["reason": "\(failure)"])
-                } else if lastFailure != nil {
+                } else if wasHealthy != nil {
                     logger.notice("heartbeat: healthy again")
                 }
-                lastFailure = .some(failure)
+                wasHealthy = failure == nil
             }
             if let ping = HeartbeatPing.decide(failure: failure, settings: settings), !Task.isCancelledOrShuttingDown {
                 await send(ping, settings: settings)
@@ -76,7 +78,14 @@ struct HeartbeatService: Service {
         } catch let failure as HTTPFailure {
             if let refused = failure.refused {
                 logger.error("heartbeat not sent", metadata: ["reason": "\(receiver.refusal(refused))"])
-            } else if failure.kind != .tooLarge {
+            } else if failure.kind == .tooLarge, let status = failure.status {
+                // An answer over 4 KiB was cut: its status still says whether the ping URL is right.
+                if (200..<300).contains(status) {
+                    logger.debug("heartbeat sent", metadata: ["ping": "\(kind)", "status": "\(status)"])
+                } else {
+                    logger.warning("heartbeat refused", metadata: ["ping": "\(kind)", "status": "\(status)"])
+                }
+            } else {
                 let text = WebhookURLText.scrub(failure.curlMessage, url: receiver.url)
                 logger.warning("heartbeat failed", metadata: ["ping": "\(kind)", "error": "\(text)"])
             }
