@@ -5,15 +5,15 @@ import Monitor
 extension CheckCommand {
     /// The domains and expectations every `--app` file claims. A file that cannot be read is a usage error (exit 2)
     /// naming it; the app's own problems (an unknown service, a binary without an app ID) go to standard error,
-    /// and an error among them fails the check as an expectation would (4).
+    /// as the configuration's `apps:` warns of them (a claim of a checked domain is judged as an expectation).
     func readApps() throws -> ClaimedDomains {
         var claimed = ClaimedDomains()
-        if appID != nil, !appPaths.contains(where: { $0.hasSuffix(".entitlements") }) {
-            throw CommandFailure.usage("--app-id names the app of an .entitlements file given to --app; there is none")
-        }
+        var usedAppID = false
         for path in appPaths {
             do {
+                // By content, as the reader judges it, not by the file's name.
                 let isEntitlements = (try? AppReader.kind(of: path)) == .entitlements
+                usedAppID = usedAppID || isEntitlements
                 claimed.add(try AppReader.read(path: path, appID: isEntitlements ? appID : nil))
             } catch  where error.kind == .appIDRequired {
                 throw CommandFailure.usage(
@@ -22,6 +22,9 @@ extension CheckCommand {
             } catch {
                 throw CommandFailure.usage("--app: " + TerminalText.safe(error.description))
             }
+        }
+        if appID != nil, !usedAppID {
+            throw CommandFailure.usage("--app-id names the app of an .entitlements file given to --app; there is none")
         }
         for problem in claimed.problems {
             FileHandle.standardError.write(Data(("aasa-monitor: " + TerminalText.safe(problem.line) + "\n").utf8))

@@ -10,15 +10,12 @@ extension CheckCommand {
         probe: ProbeSettings,
         evaluation: EvaluationSettings,
         for limit: Duration,
-        step: Duration,
-        appFails: Bool
+        step: Duration
     ) async throws {
         let deadline = Date().addingTimeInterval(limit.seconds)
         let progress = WaitProgress()
         var reports = try await CheckRunner.run(targets, probe: probe, evaluation: evaluation)
-        // An app's own error cannot be waited away: no re-check then.
-        while !appFails,
-            case .recheck(let next) = ReleaseWait.decide(reports, now: Date(), deadline: deadline, step: step.seconds)
+        while case .recheck(let next) = ReleaseWait.decide(reports, now: Date(), deadline: deadline, step: step.seconds)
         {
             progress.show(ReleaseWait.progress(reports, now: Date(), deadline: deadline, next: next))
             let pause = next.timeIntervalSinceNow
@@ -40,7 +37,7 @@ extension CheckCommand {
             let text = reports.map { TerminalText.safe(ReportText.render($0)) }.joined(separator: "\n")
             try StandardOutput.write(Data(text.utf8))
         }
-        let code = Verdict.exitCode(for: verdicts + (appFails ? [.expectationFailed] : []))
+        let code = Verdict.exitCode(for: verdicts)
         if code != 0 { throw CommandFailure(message: "", exitCode: code) }
     }
 }

@@ -39,7 +39,14 @@ public struct ClaimedDomains: Sendable {
             let origin = "\(file) \(binary.path)"
             var domainOfEntry: [String: String] = [:]
             for claim in binary.claims {
-                let domain = (try? DomainName.normalize(claim.readDomain)) ?? claim.readDomain
+                // A claimed name that is no domain (`a b`, `evil.test/x?`) is never fetched: it is the app's problem.
+                let domain: String
+                do throws(DomainNameError) {
+                    domain = try DomainName.normalize(claim.readDomain)
+                } catch {
+                    problems.append(Problem(isError: true, line: "\(origin): \(claim.entry): \(error.description)"))
+                    continue
+                }
                 domainOfEntry[claim.entry] = domain
                 guard let appID = binary.appID else { continue }
                 let app = ExpectedApp(

@@ -27,7 +27,9 @@ public enum ReleaseWait {
         // A copy that does not say when it expires may change any time: it is looked at after one step.
         let expiries = waiting(reports).map { $0.cdn?.expiresAt ?? $0.cdn?.expectedRefresh ?? earliest }
         let next = max(earliest, expiries.min() ?? earliest)
-        return .recheck(at: min(next, deadline))
+        // No waiting copy can change before the deadline: waiting would end in the same exit 3.
+        guard next <= deadline else { return .stop }
+        return .recheck(at: next)
     }
 
     /// One line for a person: which domains wait, when Apple's copy may change, how long is left.

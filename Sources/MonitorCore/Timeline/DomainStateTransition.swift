@@ -133,7 +133,10 @@ public enum DomainStateTransition {
                 events.append(
                     TimelineEvent(
                         at: now, kind: .cdnInSync,
-                        detail: ["hash": .string(originHash), "stale_since": .time(state.staleSince)]))
+                        detail: [
+                            "hash": .string(originHash), "stale_since": .time(state.staleSince),
+                            "missing_since": .time(state.missingSince),
+                        ]))
             }
             state.staleSince = nil
             state.missingSince = nil
