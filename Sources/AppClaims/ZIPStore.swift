@@ -62,7 +62,8 @@ struct ZIPStore: BundleStore {
                     directories[parent, default: []].insert(components[depth])
                 }
             }
-            if entry.type == .file { entries[components.joined(separator: "/")] = entries[name] ?? entry }
+            let key = components.joined(separator: "/")
+            if entry.type == .file { entries[key] = entries[key] ?? entry }
         }
         self.entries = entries
         self.directories = directories
@@ -78,7 +79,19 @@ struct ZIPStore: BundleStore {
                 "entry '\(escaped(name))' points outside the archive (\(absolute ? "an absolute path" : "..")); "
                     + "refusing the archive")
         }
+        // Every folder on an entry's way is recorded by its whole path: a name 30,000 folders deep would cost
+        // gigabytes of keys. No app nests anywhere near this.
+        guard name.utf8.count <= maximumNameBytes, components.count <= maximumNameDepth else {
+            throw AppClaimsError(
+                .tooLarge,
+                "entry '\(escaped(String(name.prefix(80))))…' is \(name.utf8.count) bytes and \(components.count) folders "
+                    + "deep (at most \(maximumNameBytes) and \(maximumNameDepth)); no app has such names")
+        }
     }
+
+    /// The longest entry name and the deepest nesting an archive may hold.
+    static let maximumNameBytes = 1_024
+    static let maximumNameDepth = 64
 
     /// A name for an error line: control characters escaped.
     static func escaped(_ name: String) -> String {

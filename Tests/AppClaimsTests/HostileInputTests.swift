@@ -213,6 +213,20 @@ struct HostileInputTests {
         }
     }
 
+    @Test("an .ipa entry nested thousands of folders deep is refused before its folders are recorded")
+    func deepName() async throws {
+        try await AppFixture.withTemporaryDirectory { directory in
+            let deep = "Payload/" + String(repeating: "a/", count: 30_000) + "x"
+            let ipa = try AppFixture.ipa(AppFixture.shop(), extra: [(deep, [1])], in: directory)
+            let error = try Self.error(readingPath: ipa)
+            #expect(error.kind == .tooLarge)
+            #expect(error.reason.contains("folders deep"))
+            let edge = "Payload/" + String(repeating: "a/", count: 62) + "x"
+            let fine = try AppFixture.ipa(AppFixture.shop(), named: "Edge.ipa", extra: [(edge, [1])], in: directory)
+            #expect(try AppReader.read(path: fine).binaries.count == 3)
+        }
+    }
+
     @Test("a deflate bomb (2 GiB of zeros in about 2 MB) as the executable and as Info.plist stops early")
     func deflateBomb() async throws {
         try await AppFixture.withTemporaryDirectory { directory in

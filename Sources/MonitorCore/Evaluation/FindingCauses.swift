@@ -84,7 +84,7 @@ enum FindingCauses {
         case .httpStatus: candidates = [.originBotBlocked, .originAppleFailure, .originRedirect, .originStatus]
         case .address: candidates = [.originPrivateAddress, .originDNS, .originAppleFailure]
         case .timeout: candidates = [.originTimeout, .originConnect, .originSlow, .originAppleFailure, .originDNS]
-        case .content: candidates = [.originJSON, .originTooLarge, .originAppleFailure]
+        case .content: candidates = [.originAppleFailure]  // our own content errors are found below, first
         }
         let origin = findings.filter { $0.source == .wellKnown && $0.severity > .info }
         if family == .content {
