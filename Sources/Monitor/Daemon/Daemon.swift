@@ -53,11 +53,11 @@ public enum Daemon {
         }
         if let note = directory.note { logger.warning("\(note)") }
         let store: MonitorStore
-        let states: [DomainState]
+        let book: [String: BookEntry]
         do {
             store = try await MonitorStore.open(directory: directory.path)
-            // Only the domains this daemon watches: the rows of removed domains or other shards are not decoded.
-            states = try await store.reader.domainStates(domains: configuration.shardDomains.map(\.name))
+            // The book, read once: only the domains this daemon watches (other shards' rows are not decoded).
+            book = try await store.reader.book(domains: configuration.shardDomains.map(\.name))
         } catch let error as StoreError where error.reason == .unwritable {
             // A start-up failure the operator must fix (an owner or mode), not one a restart cures: exit 2.
             logger.critical("\(UnwritableState.diagnose(database: error.path))")
@@ -98,7 +98,7 @@ public enum Daemon {
             return 1
         }
         let conditions = (try? await store.activeConditions()) ?? []
-        let runtime = DaemonRuntime(configuration: configuration, states: states, now: clock(), conditions: conditions)
+        let runtime = DaemonRuntime(configuration: configuration, book: book, now: clock(), conditions: conditions)
         let notifier = SystemdNotifier(environment: options.environment)
         let services = DaemonServices(
             runtime: runtime, store: store, engine: engine, notifier: notifier, options: options, logger: logger,

@@ -8,7 +8,7 @@ enum DaemonHealth {
     /// scheduler is behind; else healthy.
     static func check(runtime: DaemonRuntime, store: MonitorStore, now: Date) async -> HealthCheck {
         if let trouble = storeTrouble(store.health.status) { return .unhealthy(reason: trouble) }
-        if let fault = await runtime.conditions.active[.resources] {
+        if let fault = runtime.conditions.active[.resources] {
             return .unhealthy(reason: "monitor.resources: \(fault.message)")
         }
         if let overdue = await runtime.overdue(now: now) { return .unhealthy(reason: overdue) }

@@ -1,7 +1,8 @@
 import Foundation
 
-/// The daemon's shared state: the configuration in force, the schedule, what is in flight, and what each domain's
-/// latest check found. The scheduler, the reload handler, the endpoint and the watchdog all go through it.
+/// The daemon's shared state: the configuration in force, the schedule, what is in flight, and the book — each
+/// domain's entry as its last committed check left it. The scheduler, the reload handler, the endpoint and the
+/// watchdog all go through it; a check visits it twice, to start and to hand back its committed entry.
 actor DaemonRuntime {
     private(set) var configuration: MonitorConfiguration {
         didSet {
@@ -16,7 +17,10 @@ actor DaemonRuntime {
     private var jobSettings: JobSettings
     private var plan = SchedulePlan()
     private var inFlight: [String: Date] = [:]
-    private var states: [String: DomainSummary]
+    /// Each watched domain's book entry, replaced only by a check whose journal append committed.
+    private var book: [String: BookEntry]
+    /// The stored silences not yet ended, as `SchedulerService` last read them.
+    private var silences: [Silence] = []
     private var checksByVerdict: [String: [Verdict: Int]] = [:]
     /// The last time the scheduler loop went round: the basis of `/healthz` and the watchdog.
     private(set) var lastTick: Date
@@ -31,10 +35,10 @@ actor DaemonRuntime {
     /// Wakes the delivery loop: something was written to the outbox.
     nonisolated let deliveryWake = WakeSignal()
     /// The monitor's own conditions (`monitor.*`), folded from every finished check.
-    private(set) var conditions: MonitorConditions
+    nonisolated let conditions: ConditionBook
 
     init(
-        configuration: MonitorConfiguration, states: [DomainState], now: Date,
+        configuration: MonitorConfiguration, book: [String: BookEntry], now: Date,
         conditions: [MonitorConditions.Condition] = []
     ) {
         // With `shard: K/N` this daemon schedules only its shard's domains; everything downstream reads this list.
@@ -42,22 +46,26 @@ actor DaemonRuntime {
         self.configuration = configuration
         self.domainsByName = Self.index(configuration)
         self.jobSettings = JobSettings(configuration)
-        self.conditions = MonitorConditions(active: conditions)
+        self.conditions = ConditionBook(active: conditions)
         let configured = Set(configuration.domains.map(\.name))
-        self.states = Dictionary(
-            states.filter { configured.contains($0.domain) }.map { ($0.domain, DomainSummary($0)) },
-            uniquingKeysWith: { a, _ in a })
+        self.book = book.filter { configured.contains($0.key) }
         self.lastTick = now
-        plan.startupWindow = Self.startupWindow(domains: configuration.domains.count)
+        plan.startupWindow = Self.startupWindow(configuration)
         plan.setDomains(
-            Self.schedule(configuration), lastChecks: self.states.mapValues(\.lastCheck), now: now,
+            Self.schedule(configuration), lastChecks: Self.lastChecks(self.book), now: now,
             random: { Double.random(in: 0..<1) })
     }
 
-    /// New domains are spread over 2 s plus 50 ms per domain, at most a minute: a few domains are checked at once
-    /// (a person starting the daemon sees results), a thousand do not all start in the same second.
-    static func startupWindow(domains: Int) -> TimeInterval {
-        min(60, 2 + 0.05 * Double(domains))
+    /// New domains are spread over 2 s plus 50 ms per domain, at most their shortest interval: a few domains are
+    /// checked at once (a person starting the daemon sees results), a thousand do not all start in the same second,
+    /// and 100,000 at a 15-minute interval take the first interval rather than the CPU's fastest pace.
+    static func startupWindow(_ configuration: MonitorConfiguration) -> TimeInterval {
+        let shortest = configuration.domains.map { configuration.interval(for: $0).seconds }.min() ?? 60
+        return min(shortest, 2 + 0.05 * Double(configuration.domains.count))
+    }
+
+    private static func lastChecks(_ book: [String: BookEntry]) -> [String: Date] {
+        book.compactMapValues { $0.state?.lastCheck }
     }
 
     private static func index(_ configuration: MonitorConfiguration) -> [String: DomainConfiguration] {
@@ -72,12 +80,12 @@ actor DaemonRuntime {
     func reload(_ configuration: MonitorConfiguration, now: Date) {
         let configuration = configuration.restrictedToShard()
         self.configuration = configuration
-        plan.startupWindow = Self.startupWindow(domains: configuration.domains.count)
+        plan.startupWindow = Self.startupWindow(configuration)
         plan.setDomains(
-            Self.schedule(configuration), lastChecks: states.mapValues(\.lastCheck), now: now,
+            Self.schedule(configuration), lastChecks: Self.lastChecks(book), now: now,
             random: { Double.random(in: 0..<1) })
         let kept = Set(configuration.domains.map(\.name))
-        states = states.filter { kept.contains($0.key) }
+        book = book.filter { kept.contains($0.key) }
         conditions.forget(keeping: kept)
         schedulerWake.notify()
         deliveryWake.notify()
@@ -106,6 +114,7 @@ actor DaemonRuntime {
         guard room > 0, let first = plan.nextWake, first <= now else { return [] }
         var ledger = jobSettings.ledger
         ledger.heldSources = conditions.heldSources
+        let count = configuration.domains.count
         var jobs: [CheckPipeline.Job] = []
         for name in plan.takeDue(at: now, limit: room) {
             // Removed and added back by two reloads while its check still runs: the plan keeps it in flight, and
@@ -121,50 +130,42 @@ actor DaemonRuntime {
             jobs.append(
                 CheckPipeline.Job(
                     domain: name, expectations: domain.expect, probe: jobSettings.probe,
-                    evaluation: jobSettings.evaluation, previous: states[name], ledger: ledger))
+                    evaluation: jobSettings.evaluation, ledger: ledger, entry: book[name], silences: silences,
+                    domainCount: count))
         }
         return jobs
     }
 
-    /// Records a finished check (or its failure), schedules the domain's next one, and returns how the monitor's
-    /// own conditions changed with it.
-    @discardableResult
-    func finished(_ domain: String, outcome: CheckPipeline.Outcome?, now: Date) -> [MonitorConditions.Transition] {
+    /// Takes a finished check's committed entry into the book (or notes its failure: `nil`) and schedules the
+    /// domain's next check.
+    func finished(_ domain: String, outcome: CheckPipeline.Outcome?, now: Date) {
         inFlight[domain] = nil
-        var transitions: [MonitorConditions.Transition] = []
         // A domain removed by a reload while its check ran is not brought back.
         let configured = domainsByName[domain] != nil
         // Only a check that queued deliveries sends the delivery loop to the database (a removed domain's too: its
         // deliveries are written).
-        if let outcome, !outcome.ledger.deliveries.isEmpty {
+        if let outcome, outcome.queued {
             outboxChanged = true
             deliveryWake.notify()
         }
         if let outcome, configured {
-            transitions = conditions.record(outcome.report, domains: configuration.domains.count, now: now)
-            states[domain] = DomainSummary(outcome.ledger.state)
+            book[domain] = outcome.entry
             checksByVerdict[domain, default: [:]][outcome.report.verdict, default: 0] += 1
             checksCompleted += 1
         } else if outcome == nil {
             checksFailed += 1
         }
-        let state = states[domain]
+        let state = book[domain]?.state
         let behind = state.map { $0.verdict == .cdnStale || $0.verdict == .cdnMissing } ?? false
         plan.finished(
             domain, at: now, cdnBehind: behind, cdnExpiry: state?.expectedRefresh,
             random: { Double.random(in: 0..<1) })
         if schedulerMustWake { schedulerWake.notify() }
-        return transitions
     }
 
-    /// A fault of this process or host (`monitor.resources`, `monitor.store`); returns the condition's transition.
-    func fault(_ code: MonitorConditions.Code, message: String, now: Date) -> [MonitorConditions.Transition] {
-        conditions.fault(code, message: message, now: now)
-    }
-
-    /// The fault `code` is over.
-    func cleared(_ code: MonitorConditions.Code, now: Date) -> [MonitorConditions.Transition] {
-        conditions.cleared(code, now: now)
+    /// Puts the stored silences not yet ended in force for the checks that start from now on.
+    func updateSilences(_ silences: [Silence]) {
+        self.silences = silences
     }
 
     /// Notes that something was written to the outbox outside a check (a monitor condition's deliveries).
@@ -214,7 +215,7 @@ actor DaemonRuntime {
     /// The metrics of every configured domain that has been checked.
     func metrics(now: Date) -> [DomainMetrics] {
         configuration.domains.compactMap { domain in
-            guard let state = states[domain.name] else { return nil }
+            guard let state = book[domain.name]?.state else { return nil }
             return DomainMetrics(
                 domain: domain.name, verdict: state.verdict, cdnInSync: state.cdnInSync,
                 staleSeconds: state.staleSince.map { max(0, now.timeIntervalSince($0)) },
@@ -229,7 +230,9 @@ actor DaemonRuntime {
         // Counted, not grouped: grouping copied every domain's summary into arrays (2.7 MB at 10,000 domains) each
         // time systemd's status line was refreshed.
         var counts: [Verdict: Int] = [:]
-        for summary in states.values { counts[summary.verdict, default: 0] += 1 }
+        for entry in book.values {
+            if let verdict = entry.state?.verdict { counts[verdict, default: 0] += 1 }
+        }
         let summary = Verdict.allCases.compactMap { verdict in counts[verdict].map { "\($0) \(verdict.rawValue)" } }
         let monitor = conditions.active.keys.map(\.rawValue).sorted()
         return "watching \(configuration.domains.count) domains"
@@ -248,5 +251,16 @@ private struct JobSettings {
         probe = configuration.probeSettings
         evaluation = configuration.evaluationSettings
         ledger = configuration.ledgerPolicy
+    }
+}
+
+extension DaemonRuntime {
+    /// A runtime whose book holds `states` and nothing else (no alert states, no open runs): for tests of the
+    /// schedule, which reads only the states' check times.
+    init(configuration: MonitorConfiguration, states: [DomainState], now: Date) {
+        self.init(
+            configuration: configuration,
+            book: Dictionary(states.map { ($0.domain, BookEntry(state: $0)) }, uniquingKeysWith: { first, _ in first }),
+            now: now)
     }
 }

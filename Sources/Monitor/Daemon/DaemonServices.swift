@@ -7,11 +7,19 @@ import UnixSignals
 
 /// The daemon's services in one `ServiceGroup`: SIGTERM and SIGINT start a graceful shutdown of all of them.
 ///
-/// Small services (scheduler, delivery, housekeeping, reload, endpoint) share one `DaemonRuntime` and talk to each
-/// other only through the store. Each check runs `probe → evaluate (MonitorCore) → record`, and the record is one
-/// SQLite transaction holding the check, the domain's state, its timeline events, the alert states and the outbox
-/// rows they cause: the database is the only place state lives, so a crash loses at most the checks in flight and
-/// delivery needs nothing but the outbox.
+/// How one check travels, in one direction (the daemon's architecture in six steps):
+/// 1. `SchedulerService` takes the due jobs from `DaemonRuntime`, each with its domain's `BookEntry` (the book is
+///    in memory, read from the store once at start) and the silences in force.
+/// 2. `CheckPipeline` probes the domain with libcurl (`DomainProbe`).
+/// 3. The pure `DomainReducer` (MonitorCore) turns entry + observation into the report, the journal records (state,
+///    alert states, history run, timeline, deliveries) and the next entry; `ConditionBook` folds the report into
+///    the monitor's own conditions (`monitor.*`) and `ConditionLedger` fans their changes out to the webhooks.
+/// 4. `MonitorStore.append` writes all of it in one group-committed transaction (the journal); it reads nothing.
+/// 5. `DaemonRuntime.finished` takes the committed entry into the book and schedules the domain's next check.
+/// 6. `DeliveryService`, woken when the append queued deliveries, sends them from the outbox.
+///
+/// A failed append changes nothing in the book (the next check reduces from the same entry); condition changes
+/// it carried ride the next append. Housekeeping, reload, endpoint and heartbeat read the runtime and the store.
 struct DaemonServices {
     let runtime: DaemonRuntime
     let store: MonitorStore
@@ -27,8 +35,9 @@ struct DaemonServices {
         let logger = logger
         // READY=1 and `ready` wait for the endpoint's socket; state directory, store and engine are up already.
         let gate = listen == nil ? StartupGate.open() : StartupGate()
+        let pipeline = CheckPipeline(engine: engine, store: store, conditions: runtime.conditions, clock: clock)
         let scheduler = SchedulerService(
-            runtime: runtime, pipeline: CheckPipeline(engine: engine, store: store, clock: clock),
+            runtime: runtime, pipeline: pipeline,
             logger: Logger(label: "scheduler"), clock: clock,
             onStart: {
                 guard await gate.wait() else { return false }
@@ -38,7 +47,8 @@ struct DaemonServices {
             })
         var services: [any Service] = [
             HousekeepingService(
-                runtime: runtime, store: store, notifier: notifier, logger: Logger(label: "housekeeping"), clock: clock),
+                runtime: runtime, pipeline: pipeline, notifier: notifier, logger: Logger(label: "housekeeping"),
+                clock: clock),
             ReloadService(
                 runtime: runtime, path: options.configPath, environment: options.environment, notifier: notifier,
                 logger: Logger(label: "reload"), clock: clock),
@@ -111,11 +121,11 @@ struct DaemonServices {
                     now: now, domains: configured, silences: await runtime.configuration.maintenance.silences(at: now))
                 return Array(try MonitorJSON.encoder().encode(snapshot))
             },
-            overview: {
+            overview: { query in
                 let configured = await runtime.configuration.domains.map(\.name)
                 let now = clock()
                 return try await StatusPageReader(store: store.reader).overview(
-                    now: now, configured: configured, lastCycle: await runtime.lastTick,
+                    now: now, configured: configured, lastCycle: await runtime.lastTick, query: query,
                     silences: await runtime.configuration.maintenance.silences(at: now))
             },
             domainPage: { raw in
@@ -127,6 +137,9 @@ struct DaemonServices {
                     name, now: now, configured: configured,
                     silences: await runtime.configuration.maintenance.silences(at: now))
             },
-            basicAuth: { await runtime.configuration.endpoint.basicAuth })
+            basicAuth: { await runtime.configuration.endpoint.basicAuth },
+            api: APISources(
+                store: store, configured: { await runtime.configuration.domains.map(\.name) },
+                maintenance: { await runtime.configuration.maintenance.silences(at: $0) }, now: clock))
     }
 }

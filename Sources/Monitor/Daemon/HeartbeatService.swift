@@ -52,7 +52,7 @@ struct HeartbeatService: Service {
         if case .unhealthy(let reason) = await DaemonHealth.check(runtime: runtime, store: store, now: now) {
             return reason
         }
-        let conditions = await runtime.conditions.active.values.sorted { $0.code.rawValue < $1.code.rawValue }
+        let conditions = runtime.conditions.active.values.sorted { $0.code.rawValue < $1.code.rawValue }
         return conditions.first.map { "\($0.code.rawValue): \($0.message)" }
     }
 

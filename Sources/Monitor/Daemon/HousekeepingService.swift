@@ -7,7 +7,8 @@ import ServiceLifecycle
 /// health (a deleted or replaced file, a failing commit, a full disk), and systemd's watchdog and status line.
 struct HousekeepingService: Service {
     let runtime: DaemonRuntime
-    let store: MonitorStore
+    let pipeline: CheckPipeline
+    var store: MonitorStore { pipeline.store }
     let notifier: SystemdNotifier
     let logger: Logger
     let clock: @Sendable () -> Date
@@ -27,7 +28,6 @@ struct HousekeepingService: Service {
         /// The failure the history was last shed for: once per failure, so a disk kept full by something else does
         /// not lose half of what is left every ten seconds.
         var shedFor: Date?
-        var unrecorded: [MonitorConditions.Transition] = []
         var lastWatchdog = ContinuousClock.now
         let watchdog = notifier.watchdogInterval
         var step = heartbeatPeriod
@@ -46,7 +46,7 @@ struct HousekeepingService: Service {
                 let trouble = DaemonHealth.storeTrouble(store.health.status)
                 try? notifier.send(.status(await runtime.statusLine() + (trouble.map { "; \($0)" } ?? "")))
             }
-            await trackStoreCondition(now: now, unrecorded: &unrecorded)
+            await trackStoreCondition(now: now)
             if case .failing(let since, _, let full) = store.health.status,
                 now.timeIntervalSince(lastRecovery) >= recoveryPeriod
             {
@@ -105,7 +105,7 @@ struct HousekeepingService: Service {
     /// `monitor.store` fires in memory while the store cannot commit (`/healthz` and the status line show it), and
     /// also for a failure it has already recovered from; once it commits again, the firing and its resolution are
     /// written together, so webhooks learn how long it lasted.
-    private func trackStoreCondition(now: Date, unrecorded: inout [MonitorConditions.Transition]) async {
+    private func trackStoreCondition(now: Date) async {
         let unseen = store.health.takeUnseenFailure()
         let trouble =
             DaemonHealth.storeTrouble(store.health.status)
@@ -113,21 +113,25 @@ struct HousekeepingService: Service {
                 "monitor.store: the state database could not commit at \(RFC3339.string($0.since)): \($0.reason)"
             }
         if let trouble {
-            let fired = await runtime.fault(.store, message: trouble + "; checks are not recorded meanwhile", now: now)
-            if !fired.isEmpty { logger.critical("\(trouble)") }
-            unrecorded += fired
+            // Kept in the condition book until an append commits it (with its resolution, once the store commits).
+            if let fired = runtime.conditions.fault(
+                .store, message: trouble + "; checks are not recorded meanwhile", now: now)
+            {
+                logger.critical("\(trouble)")
+                runtime.conditions.journalFailed(fired)
+            }
         }
         // Resolved once the store commits and, for a failure seen just now, has committed since it.
         guard case .committing = store.health.status,
             unseen == nil || (store.health.lastCommit.map { $0 > unseen!.since } ?? false)
         else { return }
-        let resolved = await runtime.cleared(.store, now: now)
-        guard !resolved.isEmpty else { return }
-        logger.notice("the state database commits again")
-        let recorder = ConditionRecorder(runtime: runtime, store: store, logger: logger, clock: clock)
-        // Kept until written: the runtime will not produce this resolution again.
-        unrecorded += resolved
-        if await recorder.record(unrecorded) { unrecorded = [] }
+        if let resolved = runtime.conditions.cleared(.store, now: now) {
+            logger.notice("the state database commits again")
+            await ConditionLog.journal(resolved, pipeline: pipeline, runtime: runtime, logger: logger)
+        } else if runtime.conditions.hasUnjournaled, let pending = runtime.conditions.takeUnjournaled() {
+            // Changes whose append failed, and no check has carried them since.
+            await ConditionLog.journal(pending, pipeline: pipeline, runtime: runtime, logger: logger)
+        }
     }
 
     /// After a failed commit: checkpoint and truncate the WAL, and on a full disk (once per failure) shed the older

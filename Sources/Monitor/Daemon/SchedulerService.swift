@@ -5,10 +5,11 @@ import Logging
 import ServiceLifecycle
 import Synchronization
 
-/// Starts each domain's check when it is due, at most the configured number at once, and records the results.
+/// Starts each domain's check when it is due, at most the configured number at once, and hands each committed
+/// result back to the runtime.
 ///
 /// On graceful shutdown it starts nothing new and waits for the checks in flight, which are bounded by the
-/// request timeouts; each result is written in one transaction, so the database stays consistent whether a check
+/// request timeouts; each result is one journal append, so the database stays consistent whether a check
 /// finishes or is cancelled by a second signal.
 struct SchedulerService: Service {
     let runtime: DaemonRuntime
@@ -21,14 +22,22 @@ struct SchedulerService: Service {
     /// The longest the loop sleeps without a deadline or a signal: it still goes round this often so that
     /// `/healthz` and the watchdog see it alive on a daemon whose next check is far away.
     var longestSleep: Duration = .seconds(10)
+    /// How old the runtime's copy of the stored silences may be when checks start: `silence add` and `expire` write
+    /// them from another process, and they count from the checks started this long after.
+    var silenceRefresh: TimeInterval = 0.5
 
     func run() async throws {
         let stopping = Mutex(false)
         await withGracefulShutdownHandler {
             await withDiscardingTaskGroup { group in
                 guard await onStart() else { return }
+                var silencesRead = Date.distantPast
                 while !stopping.withLock({ $0 }) && !Task.isCancelled {
                     let now = clock()
+                    if now.timeIntervalSince(silencesRead) >= silenceRefresh {
+                        silencesRead = now
+                        await refreshSilences(now: now)
+                    }
                     // One visit to the runtime: the checks to start and when to look again.
                     let (jobs, deadline) = await runtime.takeDueJobs(now: now)
                     for job in jobs {
@@ -51,12 +60,22 @@ struct SchedulerService: Service {
         }
     }
 
+    /// Reads the stored silences not yet ended into the runtime; on a failed read the last ones stay in force.
+    private func refreshSilences(now: Date) async {
+        do {
+            await runtime.updateSilences(try await pipeline.store.reader.silences(at: now))
+        } catch {
+            logger.warning(
+                "silences could not be read; the last ones read stay in force", metadata: ["error": "\(error)"])
+        }
+    }
+
     private func execute(_ job: CheckPipeline.Job) async {
         do {
             let outcome = try await pipeline.run(job)
-            let transitions = await runtime.finished(job.domain, outcome: outcome, now: clock())
+            await runtime.finished(job.domain, outcome: outcome, now: clock())
             log(outcome)
-            if !transitions.isEmpty { await record(transitions) }
+            ConditionLog.log(outcome.conditionEvents, logger: logger)
         } catch let fault as LocalResources.Fault {
             // Our own trouble, not the domain's: the check is discarded and, while the trouble lasts, the monitor's
             // condition fires. A check that only overlapped a shortage already over (a later check may have resolved
@@ -71,8 +90,9 @@ struct SchedulerService: Service {
             logger.error(
                 "check discarded: this process lacks resources",
                 metadata: ["domain": "\(job.domain)", "reason": "\(fault.reason)"])
-            let transitions = await runtime.fault(.resources, message: fault.reason, now: clock())
-            if !transitions.isEmpty { await record(transitions) }
+            if let changes = runtime.conditions.fault(.resources, message: fault.reason, now: clock()) {
+                await ConditionLog.journal(changes, pipeline: pipeline, runtime: runtime, logger: logger)
+            }
         } catch is CancellationError {
             await runtime.finished(job.domain, outcome: nil, now: clock())
             logger.notice("check abandoned at shutdown", metadata: ["domain": "\(job.domain)"])
@@ -82,12 +102,6 @@ struct SchedulerService: Service {
                 "check could not be recorded; it will be retried at the next interval",
                 metadata: ["domain": "\(job.domain)", "error": "\(error)"])
         }
-    }
-
-    /// Writes the monitor's condition changes with their deliveries, and logs them.
-    private func record(_ transitions: [MonitorConditions.Transition]) async {
-        await ConditionRecorder(runtime: runtime, store: pipeline.store, logger: logger, clock: clock).record(
-            transitions)
     }
 
     private func log(_ outcome: CheckPipeline.Outcome) {

@@ -2,8 +2,9 @@ import Foundation
 
 /// Everything `/metrics` reports, taken at one moment: per-domain state, the webhook outbox and scheduler liveness.
 ///
-/// The endpoint asks for a fresh snapshot on every scrape and renders it with `prometheusText()`, so the numbers
-/// always come from one place (the store) and the renderer holds no state of its own.
+/// The endpoint asks for a fresh snapshot on every scrape and renders it with `prometheusText()`: the domains'
+/// figures come from the daemon's book (`DaemonRuntime.metrics`), the outbox counts from the store, and the
+/// renderer holds no state of its own.
 public struct MetricsSnapshot: Sendable, Hashable {
     /// One entry per monitored domain.
     public var domains: [DomainMetrics]

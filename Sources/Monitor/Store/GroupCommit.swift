@@ -2,7 +2,8 @@ import Foundation
 import GRDB
 import MonitorCore
 
-/// Group commit: checks that finish while a transaction is being committed are recorded together in the next.
+/// Group commit: journal appends (`MonitorStore.append`) that arrive while a transaction is being committed are
+/// written together in the next.
 ///
 /// Every commit is durable (`synchronous=FULL`), so one commit per check costs an fsync per check; at a thousand
 /// domains that is the store's main cost. A check that finishes while the writer is idle is committed at once;
@@ -13,11 +14,11 @@ import MonitorCore
 /// the commit, so an outbox row reported as written is on disk; a crash loses only checks whose `record` had not
 /// returned.
 actor GroupCommit {
-    typealias Apply = @Sendable (Database) throws -> LedgerOutcome
+    typealias Apply = @Sendable (Database) throws -> RunMark?
 
     private struct Pending {
         var apply: Apply
-        var continuation: CheckedContinuation<LedgerOutcome, any Error>
+        var continuation: CheckedContinuation<RunMark?, any Error>
     }
 
     /// Reports each group's commit or failure to the store's health.
@@ -32,8 +33,8 @@ actor GroupCommit {
         self.limit = limit
     }
 
-    /// Runs `apply` inside the next group transaction; returns its outcome once that transaction committed.
-    func record(_ apply: @escaping Apply) async throws -> LedgerOutcome {
+    /// Runs `apply` inside the next group transaction; returns what it returned once that transaction committed.
+    func record(_ apply: @escaping Apply) async throws -> RunMark? {
         try await withCheckedThrowingContinuation { continuation in
             pending.append(Pending(apply: apply, continuation: continuation))
             guard !committing else { return }
@@ -57,18 +58,18 @@ actor GroupCommit {
     private func flush(_ batch: [Pending]) async {
         let applies = batch.map(\.apply)
         do {
-            let results = try await writer.write { db -> [Result<LedgerOutcome, any Error>] in
+            let results = try await writer.write { db -> [Result<RunMark?, any Error>] in
                 applies.map { apply in
-                    var outcome: LedgerOutcome?
+                    var run: RunMark?
                     do {
                         try db.inSavepoint {
-                            outcome = try apply(db)
+                            run = try apply(db)
                             return .commit
                         }
                     } catch {
                         return .failure(error)
                     }
-                    return outcome.map { .success($0) } ?? .failure(CancellationError())
+                    return .success(run)
                 }
             }
             for (item, result) in zip(batch, results) { item.continuation.resume(with: result) }

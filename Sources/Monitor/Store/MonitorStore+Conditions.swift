@@ -14,37 +14,22 @@ extension MonitorStore {
         }
     }
 
-    /// Writes condition transitions and their deliveries in one transaction.
-    public func record(
-        conditions transitions: [MonitorConditions.Transition], deliveries: [OutboxInsert]
-    )
-        async throws
-    {
-        try await writer.write { db in
-            for transition in transitions {
-                switch transition {
-                case .fired(let condition):
-                    let state = AlertState.firing(
-                        alert: FiringAlert(
-                            since: condition.since, severity: .error, lastNotifiedAt: condition.since,
-                            message: condition.message, detail: [:], recentFirings: [condition.since],
-                            flapping: false))
-                    try db.execute(
-                        sql: """
-                            INSERT OR REPLACE INTO alert_state (domain, code, source, subject, state_json)
-                            VALUES ('', ?, ?, '', ?)
-                            """,
-                        arguments: [
-                            condition.code.rawValue, Self.source(of: condition.code).rawValue,
-                            try StoreCoding.encode(state),
-                        ])
-                case .resolved(let condition, _):
-                    try db.execute(
-                        sql: "DELETE FROM alert_state WHERE domain = '' AND code = ?",
-                        arguments: [condition.code.rawValue])
-                }
-            }
-            try Self.insertDeliveries(db, deliveries)
+    /// Replaces the stored conditions (alert states of the empty domain) with `active`.
+    static func writeConditions(_ db: Database, active: [MonitorConditions.Condition]) throws {
+        try db.execute(sql: "DELETE FROM alert_state WHERE domain = ''")
+        for condition in active {
+            let state = AlertState.firing(
+                alert: FiringAlert(
+                    since: condition.since, severity: .error, lastNotifiedAt: condition.since,
+                    message: condition.message, detail: [:], recentFirings: [condition.since], flapping: false))
+            try db.execute(
+                sql: """
+                    INSERT OR REPLACE INTO alert_state (domain, code, source, subject, state_json)
+                    VALUES ('', ?, ?, '', ?)
+                    """,
+                arguments: [
+                    condition.code.rawValue, Self.source(of: condition.code).rawValue, try StoreCoding.encode(state),
+                ])
         }
     }
 

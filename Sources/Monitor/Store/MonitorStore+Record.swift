@@ -3,7 +3,7 @@ import Foundation
 import GRDB
 import MonitorCore
 
-/// The statements of `MonitorStore.record`, each run inside its one transaction.
+/// The statements of a journal append (`MonitorStore.append`), each run inside its one transaction.
 extension MonitorStore {
     /// Each meaning once: a document already stored only gets its `last_seen` moved.
     static func insertDocuments(_ db: Database, _ documents: [String: String], seenAt: Date) throws {
@@ -18,55 +18,12 @@ extension MonitorStore {
         }
     }
 
-    /// The domain's snapshot for the ledger: state, alert states, open run, and the previous origin document
-    /// when the report shows another meaning.
-    static func snapshot(
-        _ db: Database, report: DomainReport, path: String, memo: StateMemo? = nil
-    ) throws -> DomainSnapshot {
-        let domain = report.domain
-        var snapshot = DomainSnapshot()
-        if let row = try Row.fetchOne(
-            db.cachedStatement(
-                sql: """
-                    SELECT state_json, run_id, runs.key AS run_key FROM domain_state
-                    LEFT JOIN runs ON runs.id = domain_state.run_id WHERE domain_state.domain = ?
-                    """),
-            arguments: [domain])
-        {
-            let stored: Data = row["state_json"]
-            if let known = memo?.state(of: domain, stored: stored) {
-                snapshot.state = known
-            } else {
-                let state = try StoreReader.decode(DomainState.self, stored, what: "state of \(domain)", path: path)
-                memo?.remember(state, stored: stored)
-                snapshot.state = state
-            }
-            if let id: Int64 = row["run_id"], let key = StoredHex.runKey.text(row["run_key"]) {
-                snapshot.run = RunMark(id: id, key: key)
-            }
-        }
-        for stored in try StoreReader.alertStates(db, domain: domain) {
-            // A state this version cannot read starts over rather than blocking every later check.
-            if let state = try? StoreCoding.decode(
-                AlertState.self, from: stored.stateJSON, legacy: MonitorJSON.decoder())
-            {
-                snapshot.alerts[stored.identity] = state
-            }
-        }
-        snapshot.silences = try pendingSilences(db, domain: domain, at: report.checkedAt)
-        if let hash = DomainLedger.documentNeeded(state: snapshot.state, report: report) {
-            snapshot.previousOriginDocument = try String.fetchOne(
-                db.cachedStatement(sql: "SELECT canonical_text FROM documents WHERE hash = ?"),
-                arguments: [StoredHex.documentHash.value(hash)])
-        }
-        return snapshot
-    }
-
     /// Writes what the ledger decided: documents, the run, the state, the timeline, alert states and deliveries.
     ///
     /// Documents are written only when a run starts: a repeated outcome has the same meanings, which its open run
     /// (or the domain's state) already references, and retention never removes a referenced document.
-    static func write(_ db: Database, outcome: LedgerOutcome, report: DomainReport, memo: StateMemo? = nil) throws {
+    /// Returns the history run the check extended or started, with its row id.
+    static func write(_ db: Database, outcome: LedgerOutcome, report: DomainReport) throws -> RunMark {
         let checkedAt = report.checkedAt
         if case .start = outcome.run { try insertDocuments(db, outcome.documents, seenAt: checkedAt) }
         let run: RunMark
@@ -110,7 +67,6 @@ extension MonitorStore {
                 state.domain, storedState, StoredHex.documentHash.value(originHash),
                 StoredHex.documentHash.value(cdnHash), run.id,
             ])
-        memo?.remember(state, stored: storedState)
         // The domain's first run stands for its first events (`FirstRunEvents`); `history` reads them from it.
         for event in FirstRunEvents.stored(outcome.timeline, run: outcome.run) {
             try db.cachedStatement(sql: "INSERT INTO timeline (domain, at, kind, detail_json) VALUES (?, ?, ?, ?)")
@@ -119,15 +75,8 @@ extension MonitorStore {
         if outcome.alertsChanged {
             try writeAlerts(db, domain: state.domain, alerts: outcome.alerts)
         }
-        var inserts: [OutboxInsert] = []
-        for delivery in outcome.deliveries {
-            inserts.append(
-                OutboxInsert(
-                    deliveryID: delivery.deliveryID, eventID: delivery.event.id, webhook: delivery.webhook,
-                    eventJSON: try MonitorJSON.encoder().encode(delivery.event), createdAt: checkedAt,
-                    nextAttemptAt: checkedAt))
-        }
-        try insertDeliveries(db, inserts)
+        try insertDeliveries(db, outboxInserts(outcome.deliveries, at: checkedAt))
+        return run
     }
 
     /// Replaces the domain's alert states with `alerts`.

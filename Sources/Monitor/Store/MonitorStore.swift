@@ -18,10 +18,8 @@ public final class MonitorStore: Sendable {
     /// The database file's device and inode when it was opened: a deleted or replaced file is noticed.
     let identity: FileIdentity?
 
-    /// Batches the checks' transactions (`GroupCommit`).
+    /// Batches the journal's transactions (`GroupCommit`).
     let groupCommit: GroupCommit
-    /// Spares decoding the state a domain's last check wrote.
-    let stateMemo = StateMemo()
 
     init(writer: any DatabaseWriter, path: String, health: StoreHealth = StoreHealth()) {
         let tracked = TrackedWriter(database: writer, health: health)
@@ -90,27 +88,6 @@ public final class MonitorStore: Sendable {
             StoreSchema.migrator.asyncMigrate(writer) { result in
                 continuation.resume(with: result.map { _ in () })
             }
-        }
-    }
-
-    /// Records one check and everything that follows from it in one transaction, and returns what was written.
-    ///
-    /// Loads the domain's snapshot, applies `DomainLedger` (state, timeline, alert states, deliveries, history run)
-    /// and writes its outcome. If anything throws, nothing of this check is kept. Event ids are ULIDs of the check
-    /// time. Checks finishing within a few milliseconds share one transaction (`GroupCommit`); this returns once
-    /// the check is committed.
-    @discardableResult
-    public func record(report: DomainReport, policy: LedgerPolicy = .quiet) async throws -> LedgerOutcome {
-        let path = path
-        let memo = stateMemo
-        return try await groupCommit.record { db in
-            let snapshot = try Self.snapshot(db, report: report, path: path, memo: memo)
-            var generator = SystemRandomNumberGenerator()
-            let outcome = DomainLedger.apply(
-                snapshot, report: report, policy: policy,
-                makeID: { EventID.make(at: report.checkedAt, using: &generator) })
-            try Self.write(db, outcome: outcome, report: report, memo: memo)
-            return outcome
         }
     }
 

@@ -45,11 +45,22 @@ public struct MonitorConditions: Sendable, Hashable {
     public enum Transition: Sendable, Hashable {
         case fired(Condition)
         case resolved(Condition, at: Date)
+
+        /// The condition that fired or resolved.
+        public var condition: Condition {
+            switch self {
+            case .fired(let condition), .resolved(let condition, _): condition
+            }
+        }
     }
 
     public private(set) var active: [Code: Condition] = [:]
     private var cdnFailuresInARow = 0
+    /// Each domain's latest check: whether it failed DNS or connect at `.well-known`.
     private var networkFailing: [String: Bool] = [:]
+    /// How many of `networkFailing` are true, kept as they change: counting them at each check cost O(domains) per
+    /// check, quadratic over an interval (at 100,000 domains, 10¹⁰ steps per interval).
+    private var failingCount = 0
     /// Domains whose latest check failed DNS or connect both at the origin and at Apple's CDN host.
     private var hostNetworkFailing: Set<String> = []
 
@@ -78,9 +89,16 @@ public struct MonitorConditions: Sendable, Hashable {
         active.removeValue(forKey: code).map { [.resolved($0, at: now)] } ?? []
     }
 
+    /// Sets one domain's network failure, moving `failingCount` by what changed (no recount).
+    private mutating func setNetworkFailing(_ domain: String, _ failing: Bool) {
+        let before = networkFailing.updateValue(failing, forKey: domain) ?? false
+        failingCount += (failing ? 1 : 0) - (before ? 1 : 0)
+    }
+
     /// Forgets domains that are no longer configured, so a removed dead domain cannot hold `monitor.network` up.
     public mutating func forget(keeping domains: Set<String>) {
         networkFailing = networkFailing.filter { domains.contains($0.key) }
+        failingCount = networkFailing.values.count { $0 }
         hostNetworkFailing = hostNetworkFailing.filter { domains.contains($0) }
     }
 
@@ -107,13 +125,13 @@ public struct MonitorConditions: Sendable, Hashable {
         let networkFailure = report.findings.contains {
             $0.source == .wellKnown && ($0.has(.originDNS) || $0.has(.originConnect))
         }
-        networkFailing[report.domain] = networkFailure
+        setNetworkFailing(report.domain, networkFailure)
         if networkFailure && HostNetwork.cdnFailed(report.cdn) {
             hostNetworkFailing.insert(report.domain)
         } else {
             hostNetworkFailing.remove(report.domain)
         }
-        let failing = networkFailing.values.filter { $0 }.count
+        let failing = failingCount
         let majority = domains >= 3 && failing >= 3 && Double(failing) >= Double(max(domains, networkFailing.count)) / 2
         let outage = majority || !hostNetworkFailing.isEmpty
         if outage, active[.network] == nil {

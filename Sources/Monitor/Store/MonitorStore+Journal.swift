@@ -1,0 +1,83 @@
+import Foundation
+import GRDB
+import MonitorCore
+
+/// What one journal append writes: a check's records, changes of the monitor's own conditions, or both.
+public struct JournalAppend: Sendable {
+    /// A check and what the reducer made of it (`DomainReducer.records`).
+    public var check: (report: DomainReport, outcome: LedgerOutcome)?
+    /// The monitor's active conditions, when they changed (`nil`: unchanged); they replace the stored set.
+    public var conditions: [MonitorConditions.Condition]?
+    /// The deliveries of the conditions that fired or resolved (`ConditionLedger`).
+    public var conditionDeliveries: [LedgerDelivery]
+    /// When the condition deliveries were made (a check's own deliveries carry its check time).
+    public var at: Date
+
+    public init(
+        check: (report: DomainReport, outcome: LedgerOutcome)? = nil,
+        conditions: [MonitorConditions.Condition]? = nil, conditionDeliveries: [LedgerDelivery] = [], at: Date
+    ) {
+        self.check = check
+        self.conditions = conditions
+        self.conditionDeliveries = conditionDeliveries
+        self.at = at
+    }
+
+    /// Whether it queues anything for the delivery loop.
+    public var hasDeliveries: Bool {
+        !conditionDeliveries.isEmpty || !(check?.outcome.deliveries.isEmpty ?? true)
+    }
+}
+
+/// The journal: the store's only write path for checks. It writes what the reducer produced and reads nothing.
+///
+/// Appends that arrive while a commit is under way share the next transaction (`GroupCommit`), each in its own
+/// savepoint; `append` returns once its records are durable, so the caller may then put the new entry in its book
+/// and wake the delivery loop. A failed append throws and keeps nothing of it.
+extension MonitorStore {
+    /// Writes `records` in the next group transaction; returns the history run its check extended or started
+    /// (`nil` without a check).
+    @discardableResult
+    public func append(_ records: JournalAppend) async throws -> RunMark? {
+        try await groupCommit.record { db in
+            if let conditions = records.conditions { try Self.writeConditions(db, active: conditions) }
+            try Self.insertDeliveries(db, Self.outboxInserts(records.conditionDeliveries, at: records.at))
+            guard let check = records.check else { return nil }
+            return try Self.write(db, outcome: check.outcome, report: check.report)
+        }
+    }
+
+    /// Records one check of a store used without the daemon's book (tests, benchmarks, tools): reads the domain's
+    /// entry and unended silences, reduces, and appends. The daemon does not call this; it keeps the book itself.
+    @discardableResult
+    public func record(report: DomainReport, policy: LedgerPolicy = .quiet) async throws -> LedgerOutcome {
+        let entry = try await reader.book(domains: [report.domain])[report.domain]
+        let silences = try await reader.silences(at: report.checkedAt)
+        let previous = try await DomainReducer.documentNeeded(entry: entry, report: report).asyncMap {
+            try await reader.document(hash: $0)
+        }
+        var generator = SystemRandomNumberGenerator()
+        let outcome = DomainReducer.records(
+            of: report, entry: entry, policy: policy, silences: silences, previousOriginDocument: previous ?? nil,
+            makeID: { EventID.make(at: report.checkedAt, using: &generator) })
+        try await append(JournalAppend(check: (report, outcome), at: report.checkedAt))
+        return outcome
+    }
+
+    /// The outbox rows of `deliveries`, due at once.
+    static func outboxInserts(_ deliveries: [LedgerDelivery], at time: Date) throws -> [OutboxInsert] {
+        try deliveries.map { delivery in
+            OutboxInsert(
+                deliveryID: delivery.deliveryID, eventID: delivery.event.id, webhook: delivery.webhook,
+                eventJSON: try MonitorJSON.encoder().encode(delivery.event), createdAt: time, nextAttemptAt: time)
+        }
+    }
+}
+
+extension Optional {
+    /// `map` with an async transform.
+    fileprivate func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
+        guard let value = self else { return nil }
+        return try await transform(value)
+    }
+}
