@@ -1,0 +1,103 @@
+import Foundation
+import GRDB
+import MonitorCore
+
+/// What a page of a `DomainListing` shows of its rows, read by name: states, alert states and recent checks of at
+/// most a page of domains, each in one statement whatever the page's size (the names are bound as one JSON array).
+extension StoreReader {
+    /// The current states of the named domains (those checked at least once), by name.
+    public func domainStates(named names: [String]) async throws -> [String: DomainState] {
+        guard !names.isEmpty else { return [:] }
+        let path = path
+        let json = try Self.jsonArray(names)
+        return try await database.read { db in
+            var states: [String: DomainState] = [:]
+            for row in try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT domain, state_json FROM domain_state
+                    WHERE domain IN (SELECT value FROM json_each(?))
+                    """,
+                arguments: [json])
+            {
+                let domain: String = row["domain"]
+                states[domain] = try Self.decode(
+                    DomainState.self, row["state_json"], what: "state of \(domain)", path: path)
+            }
+            return states
+        }
+    }
+
+    /// The stored alert states of the named domains, sorted by identity.
+    public func alertStates(domains names: [String]) async throws -> [StoredAlertState] {
+        guard !names.isEmpty else { return [] }
+        let json = try Self.jsonArray(names)
+        return try await database.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT domain, code, source, subject, state_json FROM alert_state
+                    WHERE domain IN (SELECT value FROM json_each(?)) ORDER BY domain, code, source, subject
+                    """,
+                arguments: [json]
+            ).compactMap { row in
+                guard let source = FindingSource(rawValue: row["source"]) else { return nil }
+                return StoredAlertState(
+                    identity: FindingIdentity(
+                        domain: row["domain"], code: row["code"], source: source, subject: row["subject"]),
+                    stateJSON: row["state_json"])
+            }
+        }
+    }
+
+    /// The outcomes of the newest `count` checks of each named domain, oldest first, by name.
+    ///
+    /// History keeps runs, not checks: a run holds its verdict and how many checks repeated it, so the newest
+    /// checks are the newest runs expanded. Each run holds at least one check, so at most `count` runs per domain
+    /// are read, through `runs_by_domain`.
+    public func recentChecks(domains names: [String], count: Int = 30) async throws -> [String: [RecentCheck]] {
+        guard !names.isEmpty, count > 0 else { return [:] }
+        let json = try Self.jsonArray(names)
+        return try await database.read { db in
+            var checks: [String: [RecentCheck]] = [:]
+            for row in try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT listed.value AS domain, runs.verdict, runs.checks, runs.first_seen, runs.last_seen
+                    FROM json_each(?1) AS listed JOIN runs ON runs.id IN (
+                      SELECT id FROM runs WHERE domain = listed.value ORDER BY first_seen DESC, id DESC LIMIT ?2)
+                    ORDER BY listed.value, runs.first_seen DESC, runs.id DESC
+                    """,
+                arguments: [json, count])
+            {
+                let domain: String = row["domain"]
+                let taken = checks[domain, default: []].count
+                guard taken < count else { continue }
+                let run = RecentCheck(
+                    verdict: ListedVerdict(stored: row["verdict"]), firstSeen: row["first_seen"],
+                    lastSeen: row["last_seen"])
+                let repeated = max(row["checks"] as Int, 1)
+                checks[domain, default: []].append(contentsOf: repeatElement(run, count: min(repeated, count - taken)))
+            }
+            return checks.mapValues { $0.reversed() }
+        }
+    }
+
+    static func jsonArray(_ names: [String]) throws -> String {
+        String(decoding: try JSONEncoder().encode(names), as: UTF8.self)
+    }
+}
+
+/// One of a domain's recent checks: its verdict, and the run of identical checks it belongs to.
+public struct RecentCheck: Sendable, Hashable {
+    public var verdict: ListedVerdict
+    /// The first and last check of its run (the store keeps no time per repeated check).
+    public var firstSeen: Date
+    public var lastSeen: Date
+
+    public init(verdict: ListedVerdict, firstSeen: Date, lastSeen: Date) {
+        self.verdict = verdict
+        self.firstSeen = firstSeen
+        self.lastSeen = lastSeen
+    }
+}
