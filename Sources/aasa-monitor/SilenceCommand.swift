@@ -76,38 +76,24 @@ struct SilenceAddCommand: AsyncParsableCommand {
 
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
-        guard all != !domains.isEmpty else { throw CommandFailure.usage("name the domains to silence, or --all") }
-        var names: [String]?
-        if !all {
-            var normalized: [String] = []
-            for raw in domains {
-                do { normalized.append(try DomainName.normalize(raw)) } catch {
-                    throw CommandFailure.usage(error.description)
-                }
-            }
-            names = normalized
+        let now = Date()
+        let order: SilenceOrder
+        do {
+            order = try SilenceOrder(
+                domains: domains, all: all, code: code, duration: duration, endsAt: nil, reason: reason,
+                author: author ?? SilenceCommand.currentUser(environment), now: now)
+        } catch {
+            // The API's field names are this command's options; the domains are its arguments.
+            throw CommandFailure.usage(error.field == "domains" ? error.message : "--\(error.field): \(error.message)")
         }
-        if let code, FindingCode(id: code) == nil {
-            throw CommandFailure.usage("no finding code '\(code)' (aasa-monitor explain --list lists them)")
-        }
-        let length: Duration
-        switch SettingValue.duration(duration) {
-        case .success(let value): length = value
-        case .failure(let error): throw CommandFailure.usage("--for: \(error)")
-        }
-        let reason = reason.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !reason.isEmpty else { throw CommandFailure.usage("--reason must say why") }
         let located = try state.locate(configuration: configuration, environment: environment)
-        if let names, located.configuredDomains != nil, let loaded = located.configuration {
+        if let names = order.domains, located.configuredDomains != nil, let loaded = located.configuration {
             try loaded.requireWatched(names, file: located.configurationPath)
         }
         let store = try await SilenceCommand.openStore(located)
         defer { try? store.close() }
         print(located.databaseLine(store.path))
-        let now = Date()
-        let silence = try await store.addSilence(
-            domains: names, code: code, from: now, until: now.addingTimeInterval(length.seconds),
-            author: author ?? SilenceCommand.currentUser(environment), reason: reason, at: now)
+        let silence = try await order.add(to: store, at: now)
         print("silence \(silence.id): \(SilenceListCommand.scope(silence)) \(SilenceStatus(silence, now: now).text)")
     }
 }
@@ -130,31 +116,33 @@ struct SilenceListCommand: AsyncParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         let located = try state.locate(configuration: configuration, environment: environment)
         let now = Date()
-        var silences: [Silence] = []
+        let maintenance = located.configuration?.maintenance.silences(at: now) ?? []
+        var silences: [SilenceStatus]
         do {
             let reader = try StoreReader.openReadOnly(directory: located.directory.path)
             if !json { print(located.databaseLine(reader.path)) }
-            silences = try await reader.silences(at: now)
+            silences = try await SilenceBook.list(reader: reader, maintenance: maintenance, now: now)
         } catch let error as StoreError where error.reason == .missing {
             if !json { print(located.databaseLine(error.path)) }
+            silences = try await SilenceBook.list(reader: nil, maintenance: maintenance, now: now)
         } catch {
             throw CommandFailure(message: "error: cannot read the silences: \(error)", exitCode: 1)
         }
-        silences += located.configuration?.maintenance.silences(at: now) ?? []
         if json {
-            try JSONOutput.print(silences.map { SilenceStatus($0, now: now) })
+            try JSONOutput.print(silences)
             return
         }
         if silences.isEmpty { print("no silences") }
-        for silence in silences {
-            let status = SilenceStatus(silence, now: now)
-            print("\(silence.id)  \(status.state)  \(Self.scope(silence))  \(status.text)")
+        for status in silences {
+            print("\(status.id)  \(status.state)  \(Self.scope(status.domains))  \(status.text)")
         }
     }
 
     /// `example.com, example.org` or `every domain`.
-    static func scope(_ silence: Silence) -> String {
-        silence.domains.map { $0.joined(separator: ", ") } ?? "every domain"
+    static func scope(_ silence: Silence) -> String { scope(silence.domains) }
+
+    static func scope(_ domains: [String]?) -> String {
+        domains.map { $0.joined(separator: ", ") } ?? "every domain"
     }
 }
 
@@ -175,20 +163,16 @@ struct SilenceExpireCommand: AsyncParsableCommand {
 
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
-        guard let number = Int64(id) else {
-            if id.hasPrefix("maintenance:") {
-                throw CommandFailure.usage("\(id) is a maintenance window of the configuration: edit the file")
-            }
-            throw CommandFailure.usage("a silence id is a number, as silence list shows it")
-        }
+        let number: Int64
+        do { number = try SilenceBook.id(id) } catch { throw CommandFailure.usage(error.message) }
         let located = try state.locate(configuration: configuration, environment: environment)
         let store = try await SilenceCommand.openStore(located)
         defer { try? store.close() }
         print(located.databaseLine(store.path))
         let now = Date()
         guard
-            let silence = try await store.expireSilence(
-                id: number, by: SilenceCommand.currentUser(environment), at: now)
+            let silence = try await SilenceBook.expire(
+                id: number, store: store, by: SilenceCommand.currentUser(environment), now: now)
         else { throw CommandFailure(message: "error: no silence \(number)", exitCode: 1) }
         print("silence \(silence.id): \(SilenceListCommand.scope(silence)) ended \(RFC3339.string(silence.endsAt))")
     }
