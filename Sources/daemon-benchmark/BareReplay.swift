@@ -65,7 +65,8 @@ enum BareReplay {
         var request = HTTPRequest(
             url: url, userAgent: "aasa-monitor-benchmark",
             timeout: .seconds(10), connectTimeout: .seconds(10), maxBodyBytes: 131_072, connectTo: [rule],
-            trust: .only(caFile: caFile), readsCertificate: readsChain, describesRejectedCertificate: readsChain,
+            trust: .systemAnd(extraCAFile: caFile), readsCertificate: readsChain,
+            describesRejectedCertificate: readsChain,
             waitsForMultiplexing: true)
         // The daemon's root-path request is a domain's last origin request and closes the connection (DomainProbe).
         request.closesConnection = url.hasSuffix("/apple-app-site-association") && !url.contains("/.well-known/")

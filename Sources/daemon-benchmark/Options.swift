@@ -1,13 +1,29 @@
 import Foundation
 
 extension Orchestrator {
-    /// The command line: fleet size, schedule, duration and repetitions.
+    /// The command line: the fleet, its size, the schedule, duration and repetitions.
     struct Options {
+        /// Which fleet serves the domains.
+        enum Server: String {
+            /// nginx-light on one TLS port (issue 24's measure); the limit is `BareFleet`.
+            case nginx
+            /// The in-process `FixtureServer`, which records requests; the limit is `BareReplay` of them.
+            case fixture
+        }
+
+        var server = Server.nginx
         var domains = 1_000
         var intervalSeconds = 60
         var seconds = 150
         var runs = 3
+        /// The daemon's `http.concurrency` (its default).
         var concurrency = 32
+        /// Domains the bare client fetches at once (issue 24: 64).
+        var bareConcurrency = 64
+        /// Domains the bare client fetches (nginx only): `d0` to `dN-1`; nil for all.
+        var bareDomains: Int?
+        /// The cap on each reader at the end of a run: overview, `/metrics`, `status`.
+        var readerCapSeconds = 120
         var binary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
             .appendingPathComponent("aasa-monitor").path
 
@@ -21,11 +37,19 @@ extension Orchestrator {
                 case "--seconds": seconds = try Self.seconds(value, flag)
                 case "--runs": runs = try Self.positive(value, flag)
                 case "--concurrency": concurrency = try Self.positive(value, flag)
+                case "--bare-concurrency": bareConcurrency = try Self.positive(value, flag)
+                case "--bare-domains": bareDomains = try Self.positive(value, flag)
+                case "--reader-cap": readerCapSeconds = try Self.seconds(value, flag)
                 case "--binary": binary = value
+                case "--server":
+                    guard let chosen = Server(rawValue: value) else {
+                        throw BenchmarkError("--server \(value): expected nginx or fixture")
+                    }
+                    server = chosen
                 default:
                     throw BenchmarkError(
-                        "unknown option \(flag); expected --domains, --interval, --seconds, --runs, --concurrency, "
-                            + "--binary")
+                        "unknown option \(flag); expected --server, --domains, --interval, --seconds, --runs, "
+                            + "--concurrency, --bare-concurrency, --bare-domains, --reader-cap, --binary")
                 }
             }
         }

@@ -1,23 +1,31 @@
 import Foundation
 import TestSupport
 
-/// Runs the daemon `runs` times against one fixture fleet, each time followed by the bare client replaying the
-/// same requests twice (in a burst, and paced at the moments the daemon sent them), and prints each run and the
-/// medians.
+/// Runs the daemon `runs` times against one fleet, each run followed by the bare libcurl client on the same
+/// fleet, and prints each run and the medians (`Orchestrator+Report`).
+///
+/// Against nginx (issue 24's measure), the bare client is `BareFleet`: the daemon's 4 URLs for every domain,
+/// `bareConcurrency` domains at a time, all at once. Against the in-process fleet it is `BareReplay` of the
+/// requests the daemon made, in a burst and paced at the moments the daemon sent them.
 ///
 /// CPU per check is the daemon's utime + stime (process start, migrations and idle wake-ups included) over the
-/// checks recorded in its database; the bare client's is its CPU per request times the daemon's requests per check.
+/// checks recorded in its database; the bare client's is its CPU per domain (nginx), or per request times the
+/// daemon's requests per check (replay).
 enum Orchestrator {
     struct Sample {
         var daemon: DaemonRun
         var bare: BareResult
-        var paced: BareResult
+        /// The replay paced as the daemon sent its requests (in-process fleet only).
+        var paced: BareResult?
+        /// /proc/loadavg when the daemon's run ended.
+        var load: String
         var daemonCPUPerCheck: Double { daemon.cpuSeconds / Double(max(1, daemon.checks)) }
         var requestsPerCheck: Double { Double(daemon.replayLines.count) / Double(max(1, daemon.checksAtExit)) }
-        var bareCPUPerCheck: Double { bare.cpuSeconds / Double(max(1, bare.requests)) * requestsPerCheck }
+        /// The bare client's CPU for one domain's four requests.
+        var bareCPUPerCheck: Double { bare.cpuPerCheck(requestsPerCheck: requestsPerCheck) }
         var cpuRatio: Double { daemonCPUPerCheck / max(bareCPUPerCheck, 1e-9) }
-        var pacedCPUPerCheck: Double { paced.cpuSeconds / Double(max(1, paced.requests)) * requestsPerCheck }
-        var pacedRatio: Double { daemonCPUPerCheck / max(pacedCPUPerCheck, 1e-9) }
+        var pacedCPUPerCheck: Double? { paced?.cpuPerCheck(requestsPerCheck: requestsPerCheck) }
+        var pacedRatio: Double? { pacedCPUPerCheck.map { daemonCPUPerCheck / max($0, 1e-9) } }
         var databaseBytesPerCheck: Double { Double(daemon.databaseBytes) / Double(max(1, daemon.checksAtExit)) }
         var stateBytesPerCheck: Double { Double(daemon.stateDirectoryBytes) / Double(max(1, daemon.checksAtExit)) }
     }
@@ -26,80 +34,73 @@ enum Orchestrator {
         guard FileManager.default.isExecutableFile(atPath: options.binary) else {
             throw BenchmarkError("no aasa-monitor binary at \(options.binary); build it or pass --binary PATH")
         }
-        let server = try await Fleet.start(domains: options.domains)
+        switch options.server {
+        case .nginx:
+            let fleet = try await NginxFleet.start()
+            do {
+                try await run(options, target: .nginx(fleet), fleetDescription: "nginx on 127.0.0.1:\(fleet.port)")
+            } catch {
+                await fleet.stop()
+                throw error
+            }
+            await fleet.stop()
+        case .fixture:
+            let server = try await Fleet.start(domains: options.domains)
+            do {
+                try await run(
+                    options, target: .fixture(server),
+                    fleetDescription: "the in-process fixture fleet on 127.0.0.1:\(server.port)")
+            } catch {
+                await server.shutdown()
+                throw error
+            }
+            await server.shutdown()
+        }
+    }
+
+    private static func run(_ options: Options, target: Fleet.Target, fleetDescription: String) async throws {
         print(
-            "fixture fleet: \(options.domains) domains + CDN on 127.0.0.1:\(server.port); daemon \(options.binary); "
-                + "interval \(options.intervalSeconds)s, \(options.seconds)s per run, concurrency "
-                + "\(options.concurrency), \(options.runs) runs")
-        print(
-            "run\tchecks\tdaemon CPU ms/check\tpeak RSS MB\tDB B/check\tsteady DB B/check\tstate dir B/check\truns\t"
-                + "req/check\t"
-                + "TLS/check\tbare CPU ms/check\tbare RSS MB\tbare TLS/check\tCPU ratio\tpaced bare CPU ms/check\t"
-                + "ratio to paced")
+            "\(options.domains) domains + CDN served by \(fleetDescription); daemon \(options.binary); interval "
+                + "\(options.intervalSeconds)s, \(options.seconds)s per run, daemon concurrency \(options.concurrency), "
+                + "bare client \(options.bareConcurrency) domains at a time, \(options.runs) runs; "
+                + "\(ProcessInfo.processInfo.activeProcessorCount) CPUs, load \(loadAverage())")
+        fflush(nil)
         var samples: [Sample] = []
         for run in 1...options.runs {
-            let daemon = try await DaemonRun.measure(binary: options.binary, server: server, options: options)
-            let handshakesBefore = server.activity.tlsHandshakesCompleted
-            var bare = try BareResult.measure(
-                urls: daemon.replayLines, server: server, options: options, timing: .burst)
-            bare.handshakes = server.activity.tlsHandshakesCompleted - handshakesBefore
-            let paced = try BareResult.measure(
-                urls: daemon.replayLines, server: server, options: options, timing: .paced)
-            let sample = Sample(daemon: daemon, bare: bare, paced: paced)
+            let daemon = try await DaemonRun.measure(binary: options.binary, target: target, options: options)
+            let load = loadAverage()
+            let sample: Sample
+            if let server = target.fixture {
+                let handshakesBefore = server.activity.tlsHandshakesCompleted
+                var bare = try BareResult.measure(
+                    arguments: [
+                        "bare", "", String(server.port), server.caFile, String(options.bareConcurrency), "burst",
+                    ], replay: daemon.replayLines)
+                bare.handshakes = server.activity.tlsHandshakesCompleted - handshakesBefore
+                let paced = try BareResult.measure(
+                    arguments: ["bare", "", String(server.port), server.caFile, String(options.concurrency), "paced"],
+                    replay: daemon.replayLines)
+                sample = Sample(daemon: daemon, bare: bare, paced: paced, load: load)
+            } else {
+                let port = target.connectTo.split(separator: ":").last.map(String.init) ?? ""
+                let bare = try BareResult.measure(
+                    arguments: [
+                        "bare-fleet", String(min(options.bareDomains ?? options.domains, options.domains)), port,
+                        target.caFile, String(options.bareConcurrency),
+                    ], replay: nil)
+                sample = Sample(daemon: daemon, bare: bare, paced: nil, load: load)
+            }
             samples.append(sample)
-            let checks = Double(max(1, daemon.checksAtExit))
-            print(
-                "\(run)\t\(daemon.checks)\t\(ms(sample.daemonCPUPerCheck))\t\(mb(daemon.peakRSSKilobytes))\t"
-                    + "\(whole(sample.databaseBytesPerCheck))\t\(daemon.steadyBytesPerCheck.map(whole) ?? "-")\t"
-                    + "\(whole(sample.stateBytesPerCheck))\t\(daemon.runs)\t"
-                    + "\(fixed(sample.requestsPerCheck))\t\(fixed(Double(daemon.handshakes) / checks))\t"
-                    + "\(ms(sample.bareCPUPerCheck))\t\(mb(bare.maxRSSKilobytes))\t"
-                    + "\(fixed(Double(bare.handshakes) / checks))\t\(fixed(sample.cpuRatio))×\t"
-                    + "\(ms(sample.pacedCPUPerCheck))\t\(fixed(sample.pacedRatio))×"
-                    + (bare.failures + paced.failures > 0
-                        ? "\t(\(bare.failures + paced.failures) bare requests failed)" : ""))
-            fflush(nil)
+            report(run: run, sample, options: options)
         }
-        await server.shutdown()
         summarize(samples, options: options)
     }
 
-    private static func summarize(_ samples: [Sample], options: Options) {
-        func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
-        let cpu = median(samples.map(\.daemonCPUPerCheck))
-        let bareCPU = median(samples.map(\.bareCPUPerCheck))
-        let rss = median(samples.map { Double($0.daemon.peakRSSKilobytes) })
-        let stateBytes = median(samples.map(\.stateBytesPerCheck))
-        let databasePerDomain = median(samples.map { Double($0.daemon.databaseBytes) / Double(options.domains) })
-        let bytesPerRun = median(samples.map { Double($0.daemon.databaseBytes) / Double(max(1, $0.daemon.runs)) })
-        print("medians of \(samples.count) runs:")
-        print(
-            "  daemon CPU per domain check   \(ms(cpu)) ms (bare libcurl client \(ms(bareCPU)) ms; ratio "
-                + "\(fixed(median(samples.map(\.cpuRatio))))×)")
-        print(
-            "  bare client paced like the daemon \(ms(median(samples.map(\.pacedCPUPerCheck)))) ms per check; "
-                + "daemon / paced \(fixed(median(samples.map(\.pacedRatio))))×")
-        print("  daemon peak RSS               \(mb(Int(rss))) MB")
-        print(
-            "  database per check            \(whole(median(samples.map(\.databaseBytesPerCheck)))) bytes after a "
-                + "checkpoint; state directory as the daemon left it: \(whole(stateBytes)) bytes per check (database, "
-                + "the 32 KB -shm, and the -wal a clean stop empties)")
-        print("  database per domain           \(whole(databasePerDomain)) bytes; \(whole(bytesPerRun)) bytes per run")
-        let steady = samples.compactMap(\.daemon.steadyBytesPerCheck)
-        if !steady.isEmpty {
-            let perCheck = median(steady)
-            print(
-                "  steady state (after each domain's first run): \(whole(perCheck)) database bytes per check; at a "
-                    + "15-minute interval (96 checks a day) \(whole(perCheck * 96)) bytes per domain per day")
-        }
-        // One core gives 900 CPU seconds per 15 minutes; each domain check costs `cpu` of them.
-        print("  domains per core at a 15-minute interval (900 s / CPU per check): \(whole(900 / cpu))")
+    /// The load averages (1, 5 and 15 minutes) and running/total tasks, as /proc/loadavg has them.
+    static func loadAverage() -> String {
+        let text = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? ""
+        return text.split(separator: " ").prefix(4).joined(separator: " ")
     }
-
-    private static func ms(_ seconds: Double) -> String { String(format: "%.2f", seconds * 1000) }
-    private static func mb(_ kilobytes: Int) -> String { String(format: "%.1f", Double(kilobytes) / 1024) }
-    private static func fixed(_ value: Double) -> String { String(format: "%.2f", value) }
-    private static func whole(_ value: Double) -> String { String(Int(value.rounded())) }
 }
 
 /// The bare client's `RESULT` line.
@@ -108,20 +109,29 @@ struct BareResult {
     var failures: Int
     var cpuSeconds: Double
     var maxRSSKilobytes: Int
-    var handshakes = 0
+    /// Domains fetched (`bare-fleet`); nil for a replay, whose requests are counted instead.
+    var domains: Int?
+    var handshakes: Int?
 
-    /// Runs `daemon-benchmark bare` in a child process on `urls` and reads its result.
-    static func measure(
-        urls: [String], server: FixtureServer, options: Orchestrator.Options, timing: BareReplay.Timing
-    ) throws -> BareResult {
+    /// CPU for one domain's check: per domain, or per request times the daemon's requests per check.
+    func cpuPerCheck(requestsPerCheck: Double) -> Double {
+        if let domains { return cpuSeconds / Double(max(1, domains)) }
+        return cpuSeconds / Double(max(1, requests)) * requestsPerCheck
+    }
+
+    /// Runs `daemon-benchmark ARGUMENTS` in a child process and reads its result; `replay`, when given, is written
+    /// to a file whose path replaces the second argument.
+    static func measure(arguments: [String], replay: [String]?) throws -> BareResult {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("daemon-bench-urls-\(UUID())").path
-        try urls.joined(separator: "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        var arguments = arguments
+        if let replay {
+            try replay.joined(separator: "\n").write(toFile: file, atomically: true, encoding: .utf8)
+            arguments[1] = file
+        }
         defer { try? FileManager.default.removeItem(atPath: file) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        process.arguments = [
-            "bare", file, String(server.port), server.caFile, String(options.concurrency), timing.rawValue,
-        ]
+        process.arguments = arguments
         let output = Pipe()
         process.standardOutput = output
         try process.run()
@@ -136,6 +146,8 @@ struct BareResult {
         guard let requests = fields["requests"].flatMap(Int.init), let failures = fields["failures"].flatMap(Int.init),
             let cpu = fields["cpu"].flatMap(Double.init), let rss = fields["maxrss_kb"].flatMap(Int.init)
         else { throw BenchmarkError("unexpected bare client output: \(String(decoding: data, as: UTF8.self))") }
-        return BareResult(requests: requests, failures: failures, cpuSeconds: cpu, maxRSSKilobytes: rss)
+        return BareResult(
+            requests: requests, failures: failures, cpuSeconds: cpu, maxRSSKilobytes: rss,
+            domains: fields["domains"].flatMap(Int.init))
     }
 }

@@ -22,6 +22,15 @@ struct ProcessFigures {
         }
         return ProcessFigures(cpuSeconds: (user + system) / ticks, peakRSSKilobytes: peak)
     }
+
+    /// VmRSS: the resident set now, in kilobytes; nil once the process is gone.
+    static func residentKilobytes(pid: Int32) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+        else { return nil }
+        return line.dropFirst("VmRSS:".count).split(whereSeparator: { $0 == " " || $0 == "\t" }).first
+            .flatMap { Int($0) }
+    }
 }
 
 /// The bytes of the regular files directly in `directory` (the state directory holds no subdirectories).
