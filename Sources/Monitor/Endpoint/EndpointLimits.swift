@@ -7,13 +7,14 @@ import NIOCore
 /// Idle local connections once used up every descriptor of the process and every domain was then reported broken
 /// ("open port 443 to the internet"). So a connection that sends nothing is closed after `idleTimeout`, no more than
 /// `maximumConnections` are open at once (more wait in the listen backlog, unaccepted), and requests are small:
-/// every route is a `GET`, so a declared body above `maximumBodyBytes` is refused with 413 and headers are capped.
+/// only `POST /api/v1/silences` reads a body, so a declared body above `maximumBodyBytes` (or one of no declared
+/// length) is refused with 413, and headers are capped.
 public struct EndpointLimits: Sendable, Hashable {
     /// How long a connection may stay without a request before the server closes it.
     public var idleTimeout: Duration
     /// The most connections served at once (a burst of connects accepted in one read may pass it by a few).
     public var maximumConnections: Int
-    /// The largest request body accepted (routes read none).
+    /// The largest request body accepted: 16 KiB holds a silence naming a few hundred domains.
     public var maximumBodyBytes: Int
     /// The largest header block, in bytes, and the most header fields.
     public var maximumHeaderBytes: Int
@@ -23,7 +24,7 @@ public struct EndpointLimits: Sendable, Hashable {
     public var descriptorReserve: Int
 
     public init(
-        idleTimeout: Duration = .seconds(30), maximumConnections: Int = 64, maximumBodyBytes: Int = 1024,
+        idleTimeout: Duration = .seconds(30), maximumConnections: Int = 64, maximumBodyBytes: Int = 16 * 1024,
         maximumHeaderBytes: Int = 16 * 1024, maximumHeaderFields: Int = 64, descriptorReserve: Int = 32
     ) {
         self.idleTimeout = idleTimeout
@@ -67,7 +68,7 @@ struct RequestSizeMiddleware<Context: RequestContext>: RouterMiddleware {
                 body: ResponseBody(
                     byteBuffer: ByteBuffer(
                         string:
-                            "request body too large: at most \(maximumBodyBytes) bytes are accepted (routes are GET)\n"
+                            "request body too large: at most \(maximumBodyBytes) bytes are accepted\n"
                     )))
         }
         return try await next(request, context)

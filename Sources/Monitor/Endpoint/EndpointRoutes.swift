@@ -3,7 +3,8 @@ import Logging
 import NIOCore
 
 /// The endpoint's routes: `/metrics`, `/healthz`, `/status`, the status pages `/` and `/domains/NAME` with their
-/// style sheet; Hummingbird's router answers 404 for every other path.
+/// style sheet, the API under `/api/v1/` and the badges (`EndpointRoutes+API`); Hummingbird's router answers 404 for
+/// every other path.
 enum EndpointRoutes {
     /// The content type Prometheus expects for the text exposition format.
     static let metricsContentType = "text/plain; version=0.0.4; charset=utf-8"
@@ -15,8 +16,9 @@ enum EndpointRoutes {
         .frameAncestors(.none),
     ]
 
+    /// The router; `listen` decides whether the API's writes need credentials (not on loopback; `nil`: they do).
     static func router(
-        sources: EndpointSources, logger: Logger, limits: EndpointLimits = .standard
+        sources: EndpointSources, logger: Logger, limits: EndpointLimits = .standard, listen: ListenAddress? = nil
     ) -> Router<EndpointRequestContext> {
         // HEAD answers as GET without a body on every route, /healthz included (RFC 9110 §9.3.2; issue 26 §4).
         let router = Router(context: EndpointRequestContext.self, options: .autoGenerateHeadEndpoints)
@@ -72,6 +74,7 @@ enum EndpointRoutes {
                 return failure("status", error: error, logger: logger)
             }
         }
+        addAPI(to: router, sources: sources, listen: listen, logger: logger)
         return router
     }
 

@@ -15,6 +15,8 @@ public struct EndpointSources: Sendable {
     public var domainPage: @Sendable (String) async throws -> DomainPage?
     /// The users of `endpoint.basic_auth_file`, asked on every request; `nil` leaves the routes open.
     public var basicAuth: @Sendable () async -> BasicAuthUsers?
+    /// What `/api/v1/` and the badges read and write; `nil` answers them 500 (an endpoint without a store).
+    public var api: APISources?
 
     /// Creates the sources; without page sources the pages answer 500 (tests of the other routes need none).
     public init(
@@ -23,7 +25,8 @@ public struct EndpointSources: Sendable {
         status: @escaping @Sendable () async throws -> [UInt8],
         overview: @escaping @Sendable () async throws -> StatusPage = { throw PageUnavailable() },
         domainPage: @escaping @Sendable (String) async throws -> DomainPage? = { _ in throw PageUnavailable() },
-        basicAuth: @escaping @Sendable () async -> BasicAuthUsers? = { nil }
+        basicAuth: @escaping @Sendable () async -> BasicAuthUsers? = { nil },
+        api: APISources? = nil
     ) {
         self.metrics = metrics
         self.health = health
@@ -31,6 +34,7 @@ public struct EndpointSources: Sendable {
         self.overview = overview
         self.domainPage = domainPage
         self.basicAuth = basicAuth
+        self.api = api
     }
 }
 

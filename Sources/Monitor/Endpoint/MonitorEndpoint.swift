@@ -53,7 +53,7 @@ public struct MonitorEndpoint: Service {
                 "the endpoint listens beyond loopback and has no authentication", metadata: ["listen": "\(listen)"])
         }
         let application = Application(
-            router: EndpointRoutes.router(sources: sources, logger: logger, limits: limits),
+            router: EndpointRoutes.router(sources: sources, logger: logger, limits: limits, listen: listen),
             server: limits.server,
             configuration: ApplicationConfiguration(
                 address: .hostname(listen.host, port: listen.port), serverName: "aasa-monitor",

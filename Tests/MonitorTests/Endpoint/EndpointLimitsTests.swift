@@ -80,10 +80,10 @@ struct EndpointLimitsTests {
             listen: ListenAddress(host: "127.0.0.1", port: 0), sources: Self.sources
         ) { address in
             let client = try RawConnection(port: address.port)
-            client.send("GET /healthz HTTP/1.1\r\nHost: localhost\r\nContent-Length: 5000\r\n\r\n")
+            client.send("GET /healthz HTTP/1.1\r\nHost: localhost\r\nContent-Length: 20000\r\n\r\n")
             let answer = try #require(await client.read(orUntil: "bytes are accepted"))
             #expect(answer.hasPrefix("HTTP/1.1 413"), "\(answer)")
-            #expect(answer.contains("request body too large: at most 1024 bytes"))
+            #expect(answer.contains("request body too large: at most 16384 bytes"))
             let small = try RawConnection(port: address.port)
             small.send("GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
             #expect(await small.read(orUntil: "ok\n")?.hasPrefix("HTTP/1.1 200") == true)

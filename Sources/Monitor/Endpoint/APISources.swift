@@ -1,0 +1,29 @@
+import Foundation
+import MonitorCore
+
+/// What `/api/v1/` and the badges answer from: the daemon's store and what its configuration says now.
+///
+/// The routes call the same readers as the commands (`StatusReader`, `SilenceBook`, `SilenceOrder`), so the CLI and
+/// the API give the same answers.
+public struct APISources: Sendable {
+    /// The state database: read for status, history and silences; written for silences.
+    public var store: MonitorStore
+    /// The configured domains (A-labels), asked on every request, so a reload counts at once.
+    public var configured: @Sendable () async -> [String]
+    /// The configuration's maintenance windows open at a time, shown as silences.
+    public var maintenance: @Sendable (Date) async -> [Silence]
+    /// The time now; replaceable in tests.
+    public var now: @Sendable () -> Date
+
+    public init(
+        store: MonitorStore,
+        configured: @escaping @Sendable () async -> [String],
+        maintenance: @escaping @Sendable (Date) async -> [Silence] = { _ in [] },
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.store = store
+        self.configured = configured
+        self.maintenance = maintenance
+        self.now = now
+    }
+}
