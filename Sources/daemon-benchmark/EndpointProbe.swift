@@ -11,10 +11,13 @@ enum EndpointProbe {
         var status: Int?
         var answered: Bool { status != nil }
 
-        /// `4.50 s, 56.0 MB` or `no answer in 120 s`.
+        /// `4.50 s, 56.0 MB`, `0.05 s, 3.9 KB` or `no answer in 120 s`.
         func describe(cap: Int) -> String {
             guard answered else { return "no answer in \(cap) s" }
-            return String(format: "%.2f s, %.1f MB", seconds, Double(bytes) / 1_048_576)
+            let size =
+                bytes >= 1_048_576
+                ? String(format: "%.1f MB", Double(bytes) / 1_048_576) : String(format: "%.1f KB", Double(bytes) / 1024)
+            return String(format: "%.2f s, ", seconds) + size
                 + (status == 0 || status == 200 ? "" : " (status \(status ?? 0))")
         }
     }
