@@ -8,6 +8,10 @@ struct StatusCommand: AsyncParsableCommand {
         commandName: "status",
         abstract: "Show whether the daemon is alive and each domain's verdict, problems, CDN state and certificate.",
         discussion: """
+            Without a domain it prints a summary: the counts by verdict, the monitor's own conditions, the silences \
+            in force and the domains with problems (not ready), worst first, at most \(StatusReader.summaryLimit), \
+            then how many more --all would list; --all lists every domain in full. With domains, or with --json, \
+            every domain asked for is printed in full. \
             The first line names the database read. Without --config (or $AASA_MONITOR_CONFIG) the state is found as \
             run finds it: from /etc/aasa-monitor/config.yml when it can be read, else in /var/lib/aasa-monitor or, \
             for a user who cannot write there, the per-user state directory run falls back to; every domain in the \
@@ -19,8 +23,11 @@ struct StatusCommand: AsyncParsableCommand {
     @OptionGroup var configuration: ConfigurationOptions
     @OptionGroup var state: StateOptions
 
-    @Flag(help: "Print one JSON document.")
+    @Flag(help: "Print one JSON document (every domain asked for, in full).")
     var json = false
+
+    @Flag(help: "List every domain in full, not only the summary and the domains with problems.")
+    var all = false
 
     @Argument(help: "Only these domains.", completion: CompletionCandidates.domains)
     var domains: [String] = []
@@ -60,6 +67,10 @@ struct StatusCommand: AsyncParsableCommand {
         }
         let database = reader.path
         if !json { print(located.databaseLine(database)) }
+        if !json, !all, domains.isEmpty {
+            try await printSummary(reader: reader, configured: names, located: located)
+            return
+        }
         let snapshot: StatusSnapshot
         do {
             let now = Date()
@@ -85,6 +96,26 @@ struct StatusCommand: AsyncParsableCommand {
                 names.map { $0.joined(separator: ", ") }
                 ?? (listsNone ? "any domain: the configuration lists none under domains:" : "any domain")
             throw CommandFailure(message: "no state yet for \(subject) in \(database)", exitCode: 1)
+        }
+    }
+
+    /// The summary without a domain: counts, conditions, silences, the first problems (`StatusSummary`).
+    private func printSummary(reader: StoreReader, configured: [String]?, located: StateOptions.Located) async throws {
+        let summary: StatusSummary
+        do {
+            let now = Date()
+            summary = try await StatusReader(store: reader).summary(
+                now: now, configured: configured,
+                silences: located.configuration?.maintenance.silences(at: now) ?? [])
+        } catch {
+            throw CommandFailure(message: "error: cannot read the state: \(error)", exitCode: 1)
+        }
+        printForTerminal(StatusText.render(summary))
+        // The documented exit 1: no state yet.
+        if summary.checked == 0 {
+            let listsNone = located.configuration.map { $0.domains.isEmpty } ?? false
+            let subject = listsNone ? "any domain: the configuration lists none under domains:" : "any domain"
+            throw CommandFailure(message: "no state yet for \(subject) in \(reader.path)", exitCode: 1)
         }
     }
 

@@ -8,11 +8,19 @@ enum DomainPageHTML {
     static func render(_ page: DomainPage) -> String {
         var html = HTMLWriter()
         html.pageStart(title: "\(page.domain): aasa-monitor", root: "../")
-        html.raw("<p><a href=\"../\">← all domains</a></p><header><h1>")
-        html.text(page.domain)
+        html.raw("<p><a href=\"../\">← all domains</a></p><header class=\"top\"><div><h1 class=\"dn\">")
+        html.domainName(page.domain)
         html.raw("</h1>")
         html.verdict(page.status?.verdict)
-        html.raw("</header>")
+        html.raw("</div><p class=\"made\">Page made ")
+        html.moment(page.now)
+        // The same facts as JSON, and the badge a README or a wiki embeds.
+        let path = page.domain.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? ""
+        html.raw(#"<br><a href="../api/v1/domains/"#)
+        html.text(path)
+        html.raw(#"">JSON (/api/v1/domains/…)</a> · <a href="../badge/"#)
+        html.text(path)
+        html.raw(#".svg">badge (/badge/….svg)</a></p></header>"#)
         if let status = page.status {
             facts(status, now: page.now, into: &html)
             findings(status, now: page.now, into: &html)
@@ -54,39 +62,52 @@ enum DomainPageHTML {
         html.raw("</dd></dl></section>")
     }
 
+    /// Causes first, each with its consequences nested under it (as `status` and `check` indent them), and with
+    /// what it follows from, its meaning and what to do.
     static func findings(_ status: DomainStatus, now: Date, into html: inout HTMLWriter) {
         html.raw("<section><h2>Findings</h2>")
         if status.findings.isEmpty { html.raw("<p>None: the last check found nothing to report.</p>") }
-        // Causes first, each followed by its consequences, indented and saying what they follow from.
+        var open = 0
         for (finding, depth) in FindingStatus.causeTree(status.findings) {
+            // A finding at `depth` sits inside its cause's box: close the boxes of the findings it does not follow.
+            while open > depth {
+                html.raw("</div>")
+                open -= 1
+            }
             html.raw(depth > 0 ? #"<div class="finding consequence">"# : #"<div class="finding">"#)
-            html.raw(#"<p><strong class="sev-"#)
-            html.text(finding.severity.rawValue)
-            html.raw(#"">"#)
-            html.text("\(finding.severity.rawValue) \(finding.code)")
-            html.raw("</strong> ")
-            let subject = finding.subject.isEmpty ? "" : " \(finding.subject)"
-            html.text("[\(finding.source.rawValue)]\(subject), since ")
-            html.time(finding.since, now: now)
-            html.raw("</p><p class=\"message\">")
-            html.text(finding.message)
-            if let cause = finding.causedBy {
-                html.raw("</p><p><em>")
-                html.text(cause.text.prefix(1).uppercased() + cause.text.dropFirst() + ".")
-                html.raw("</em>")
-            }
-            if let code = FindingCode(id: finding.code) {
-                // The registry's texts, as `aasa-monitor explain CODE` prints them.
-                html.raw("</p><p><em>Meaning:</em> ")
-                html.text(code.meaning)
-                html.raw("</p><p><em>Why Apple cares:</em> ")
-                html.text(code.whyAppleCares)
-            }
-            html.raw("</p><p><em>What to do:</em> ")
-            html.text(FixAdvice.text(for: finding.code))
-            html.raw("</p></div>")
+            open += 1
+            describe(finding, now: now, into: &html)
         }
+        for _ in 0..<open { html.raw("</div>") }
         html.raw("</section>")
+    }
+
+    static func describe(_ finding: FindingStatus, now: Date, into html: inout HTMLWriter) {
+        html.raw(#"<p><strong class="sev-"#)
+        html.text(finding.severity.rawValue)
+        html.raw(#"">"#)
+        html.text("\(finding.severity.rawValue) \(finding.code)")
+        html.raw("</strong> ")
+        let subject = finding.subject.isEmpty ? "" : " \(finding.subject)"
+        html.text("[\(finding.source.rawValue)]\(subject), since ")
+        html.time(finding.since, now: now)
+        html.raw("</p><p class=\"message\">")
+        html.text(finding.message)
+        if let cause = finding.causedBy {
+            html.raw("</p><p class=\"cause\"><em>")
+            html.text(cause.text.prefix(1).uppercased() + cause.text.dropFirst() + ".")
+            html.raw("</em>")
+        }
+        if let code = FindingCode(id: finding.code) {
+            // The registry's texts, as `aasa-monitor explain CODE` prints them.
+            html.raw("</p><p><em>Meaning:</em> ")
+            html.text(code.meaning)
+            html.raw("</p><p><em>Why Apple cares:</em> ")
+            html.text(code.whyAppleCares)
+        }
+        html.raw("</p><p><em>What to do:</em> ")
+        html.text(FixAdvice.text(for: finding.code))
+        html.raw("</p>")
     }
 
     static func difference(_ page: DomainPage, into html: inout HTMLWriter) {
@@ -124,11 +145,11 @@ enum DomainPageHTML {
     static func timeline(_ page: DomainPage, into html: inout HTMLWriter) {
         html.raw("<section><h2>Timeline</h2>")
         if page.timeline.isEmpty { html.raw("<p>No events yet.</p>") }
-        html.raw("<table><tbody>")
+        html.raw(#"<table class="timeline"><tbody>"#)
         for event in page.timeline.reversed() {
-            html.raw("<tr><td>")
+            html.raw(#"<tr><td class="when">"#)
             html.time(event.at, now: page.now)
-            html.raw("</td><td>")
+            html.raw(#"</td><td class="kind">"#)
             html.text(event.kind.rawValue)
             html.raw("</td><td>")
             // HistoryText's words for the detail, without its leading time and kind.

@@ -10,9 +10,10 @@ enum EndpointRoutes {
     static let metricsContentType = "text/plain; version=0.0.4; charset=utf-8"
     static let htmlContentType = "text/html; charset=utf-8"
 
-    /// Nothing but this origin's style sheet may load: no script at all, no inline style, no frame, no form.
+    /// Nothing but this origin's style sheet may load: no script at all, no inline style, no frame; a form may
+    /// only be sent to this origin (the overview's filter).
     static let contentSecurityPolicy: ContentSecurityPolicy = [
-        .defaultSrc(.none), .styleSrc(.self), .imgSrc(.self), .baseURI(.none), .formAction(.none),
+        .defaultSrc(.none), .styleSrc(.self), .imgSrc(.self), .baseURI(.none), .formAction(.self),
         .frameAncestors(.none),
     ]
 
@@ -26,9 +27,10 @@ enum EndpointRoutes {
         router.add(middleware: ContentSecurityMiddleware(contentSecurityPolicy: contentSecurityPolicy))
         router.add(middleware: ReferrerPolicyMiddleware())
         router.add(middleware: BasicAuthMiddleware(users: sources.basicAuth))
-        router.get("/") { _, _ in
+        router.get("/") { request, _ in
             do {
-                return response(.ok, contentType: htmlContentType, body: try await sources.overview().html())
+                let query = DomainListing.Query(pageParameters: request.uri.queryParameters)
+                return response(.ok, contentType: htmlContentType, body: try await sources.overview(query).html())
             } catch {
                 return failure("status page", error: error, logger: logger)
             }

@@ -9,8 +9,8 @@ public struct EndpointSources: Sendable {
     public var health: @Sendable () async -> HealthCheck
     /// The body of `/status`: the JSON document of `status --json` (`StatusSnapshot`), already encoded.
     public var status: @Sendable () async throws -> [UInt8]
-    /// What the page at `/` shows.
-    public var overview: @Sendable () async throws -> StatusPage
+    /// What the page at `/` shows for the filters and page asked for.
+    public var overview: @Sendable (DomainListing.Query) async throws -> StatusPage
     /// What `/domains/NAME` shows; `nil` for a domain that is not configured (404).
     public var domainPage: @Sendable (String) async throws -> DomainPage?
     /// The users of `endpoint.basic_auth_file`, asked on every request; `nil` leaves the routes open.
@@ -23,7 +23,9 @@ public struct EndpointSources: Sendable {
         metrics: @escaping @Sendable () async throws -> MetricsSnapshot,
         health: @escaping @Sendable () async -> HealthCheck,
         status: @escaping @Sendable () async throws -> [UInt8],
-        overview: @escaping @Sendable () async throws -> StatusPage = { throw PageUnavailable() },
+        overview: @escaping @Sendable (DomainListing.Query) async throws -> StatusPage = { _ in
+            throw PageUnavailable()
+        },
         domainPage: @escaping @Sendable (String) async throws -> DomainPage? = { _ in throw PageUnavailable() },
         basicAuth: @escaping @Sendable () async -> BasicAuthUsers? = { nil },
         api: APISources? = nil

@@ -53,12 +53,51 @@ extension HTMLWriter {
         raw("</time>")
     }
 
+    /// A time as RFC 3339 alone (when the page was made).
+    mutating func moment(_ date: Date) {
+        raw(#"<time datetime=""#)
+        text(date.rfc3339)
+        raw(#"">"#)
+        text(date.rfc3339)
+        raw("</time>")
+    }
+
+    /// A time as its age (`4m ago`, `in 59d`) with the RFC 3339 time as its title, or a dash: the overview's
+    /// columns stay narrow enough for a fleet's table.
+    mutating func age(_ date: Date?, now: Date) {
+        guard let date else {
+            raw("–")
+            return
+        }
+        raw(#"<time datetime=""#)
+        text(date.rfc3339)
+        raw(#"" title=""#)
+        text(date.rfc3339)
+        raw(#"">"#)
+        let age = now.timeIntervalSince(date)
+        text(age >= 0 ? "\(DurationText.compact(age)) ago" : "in \(DurationText.compact(-age))")
+        raw("</time>")
+    }
+
     /// A link to a domain's page, relative to the overview.
     mutating func domainLink(_ domain: String) {
-        raw(#"<a href="domains/"#)
+        raw(#"<a class="dn" href="domains/"#)
         text(domain.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? "")
         raw(#"">"#)
-        text(domain)
+        domainName(domain)
         raw("</a>")
+    }
+
+    /// A domain name that never breaks inside a label: each label (with its dot) is a `nowrap` span, and a line may
+    /// break only between them (`<wbr>`), so a narrow screen shows `shop-eu.` / `example.com`, never `shop-` / `eu`.
+    /// Where the name fits, the style sheet keeps it on one line.
+    mutating func domainName(_ domain: String) {
+        let labels = domain.split(separator: ".", omittingEmptySubsequences: false)
+        for (index, label) in labels.enumerated() {
+            if index > 0 { raw("<wbr>") }
+            raw("<span>")
+            text(index < labels.count - 1 ? label + "." : String(label))
+            raw("</span>")
+        }
     }
 }

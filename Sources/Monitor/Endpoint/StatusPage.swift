@@ -2,18 +2,26 @@ import AASA
 import Foundation
 import MonitorCore
 
-/// What the page at `/` shows: the monitor's own health, then every configured domain.
+/// What the page at `/` shows: the monitor's own health, then one page of the configured domains, problems first.
 public struct StatusPage: Sendable {
     /// When the page was made; ages on the page are relative to it.
     public var now: Date
     public var daemon: DaemonStatus
     /// When the scheduler loop last went round (the daemon's own memory, not the store).
     public var lastCycle: Date?
-    /// Every configured domain, in configuration order; `status` is `nil` before its first check.
+    /// The page's domains in the listing's order (problems first); `status` is `nil` before a domain's first check.
     public var domains: [(name: String, status: DomainStatus?)]
     public var outbox: OutboxStatus
     /// Open alerts about the monitor itself (`monitor.*` codes).
     public var monitorAlerts: [AlertStatus]
+    /// The filters and the page asked for.
+    public var query: DomainListing.Query = .init()
+    /// The listing this page is one page of: its total and counts by verdict.
+    public var listing: DomainListing.Page = .init(rows: [], total: 0, counts: [:], offset: 0, next: nil)
+    /// How many domains are configured, whatever the filters.
+    public var configuredCount: Int = 0
+    /// Each row's newest checks, oldest first (`StoreReader.recentChecks`).
+    public var recentChecks: [String: [RecentCheck]] = [:]
 }
 
 /// What `/domains/NAME` shows.

@@ -2,32 +2,125 @@ import AASA
 import Foundation
 import MonitorCore
 
-/// The page at `/`: the monitor's health, then one row per configured domain. Linear in the domains: each row is
-/// written once into one growing string.
+/// The page at `/`: the monitor's health, then one page of the domains, problems first, with a filter form and a
+/// pager. Its size follows the page (at most `DomainListing.maximumLimit` rows), not the fleet.
 enum StatusPageHTML {
     static func render(_ page: StatusPage) -> String {
-        var html = HTMLWriter(capacity: 4_096 + page.domains.count * 1_200)
-        html.pageStart(title: "aasa-monitor: \(page.domains.count) domains", root: "")
-        html.raw("<header><h1>aasa-monitor</h1><p class=\"muted\">")
+        var html = HTMLWriter(capacity: 8_192 + page.domains.count * 1_600)
+        html.pageStart(title: "aasa-monitor: \(number(page.configuredCount)) domains", root: "")
+        html.raw("<header class=\"top\"><div><h1>aasa-monitor</h1><p class=\"muted\">")
         html.text(summary(page))
-        html.raw("</p></header>")
+        html.raw("</p></div><p class=\"made\">Page made ")
+        html.moment(page.now)
+        // The same list as JSON for scripts (the HTTP API), and the Prometheus metrics.
+        html.raw(
+            """
+            <br><a href="api/v1/domains">JSON: /api/v1/domains</a> · <a href="metrics">metrics</a></p></header>
+            """)
         health(page, into: &html)
+        html.raw("<section><h2>Domains</h2>")
+        filterForm(page, into: &html)
+        pager(page, into: &html)
         domains(page, into: &html)
-        html.raw("<p class=\"muted\">Refreshes every minute. A domain's page explains its findings.</p>")
+        if page.domains.count > 20 { pager(page, into: &html) }
+        html.raw("</section>")
+        html.raw(
+            """
+            <p class="muted">Refreshes every minute. Problems first: the worst verdict, then by name. \
+            A domain's page explains its findings.</p>
+            """)
         html.pageEnd()
         return html.html
     }
 
-    /// `12 domains: 10 ready, 1 cdn_stale, 1 not checked yet`.
+    /// `1,234 domains: 3 origin_broken, 1 cdn_stale, 2 not checked yet, 1,228 ready` (the counts of the domains
+    /// matching the name filter; without one, of every configured domain).
     static func summary(_ page: StatusPage) -> String {
-        var counts: [Verdict: Int] = [:]
-        var unchecked = 0
-        for (_, status) in page.domains {
-            if let verdict = status?.verdict { counts[verdict, default: 0] += 1 } else { unchecked += 1 }
+        let counts = page.listing.counts
+        let parts = ListedVerdict.allCases.compactMap { verdict in
+            counts[verdict].map { "\(number($0)) \(label(verdict))" }
         }
-        var parts = Verdict.allCases.compactMap { verdict in counts[verdict].map { "\($0) \(verdict.rawValue)" } }
-        if unchecked > 0 { parts.append("\(unchecked) not checked yet") }
-        return "\(page.domains.count) domains" + (parts.isEmpty ? "" : ": " + parts.joined(separator: ", "))
+        let named = page.query.nameContains.trimmingCharacters(in: .whitespaces)
+        let subject =
+            named.isEmpty
+            ? "\(number(page.configuredCount)) domains"
+            : "\(number(page.listing.countAll)) of \(number(page.configuredCount)) domains match “\(named)”"
+        return subject + (parts.isEmpty ? "" : ": " + parts.joined(separator: ", "))
+    }
+
+    /// A verdict as the page names it.
+    static func label(_ verdict: ListedVerdict) -> String {
+        verdict == .notChecked ? "not checked yet" : verdict.rawValue
+    }
+
+    /// `1,234`: a count as people read it.
+    static func number(_ value: Int) -> String {
+        let digits = Array(String(value.magnitude))
+        var out = value < 0 ? "-" : ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { out.append(",") }
+            out.append(digit)
+        }
+        return out
+    }
+
+    /// A form that filters by verdict and by name, sent as a GET to this page: no script (the policy allows a form
+    /// to post to this origin only). Each verdict says how many domains it would list.
+    static func filterForm(_ page: StatusPage, into html: inout HTMLWriter) {
+        html.raw(#"<form class="filter" method="get" action="."><fieldset><legend>Verdict</legend>"#)
+        // Only the verdicts some domain has (and any ticked): five empty boxes would only be noise.
+        for verdict in ListedVerdict.allCases
+        where page.listing.counts[verdict, default: 0] > 0 || page.query.verdicts.contains(verdict) {
+            html.raw(#"<label><input type="checkbox" name="verdict" value=""#)
+            html.text(verdict.rawValue)
+            html.raw(page.query.verdicts.contains(verdict) ? #"" checked> "# : #""> "#)
+            html.verdict(verdict.verdict)
+            html.text(" \(number(page.listing.counts[verdict] ?? 0))")
+            html.raw("</label>")
+        }
+        html.raw(#"</fieldset><label class="name">Name contains <input type="search" name="q" value=""#)
+        html.text(page.query.nameContains)
+        html.raw(#"" maxlength="253" autocomplete="off" spellcheck="false"></label>"#)
+        if page.query.limit != DomainListing.defaultLimit {
+            html.raw(#"<input type="hidden" name="limit" value=""#)
+            html.text(page.query.limit)
+            html.raw(#"">"#)
+        }
+        html.raw(#"<button type="submit">Filter</button> <a href=""#)
+        html.text(DomainListing.Query(verdicts: Set(ListedVerdict.allCases.filter(\.isProblem))).pageLink(offset: 0))
+        html.raw(#"">problems only</a>"#)
+        if page.query.isFiltered { html.raw(#" · <a href=".">all domains</a>"#) }
+        html.raw("</form>")
+    }
+
+    /// `Domains 201–400 of 1,234 · ← previous 200 · next 200 →`.
+    static func pager(_ page: StatusPage, into html: inout HTMLWriter) {
+        let listing = page.listing
+        let limit = page.query.limit
+        html.raw(#"<nav class="pager" aria-label="pages"><span>"#)
+        if listing.rows.isEmpty {
+            html.text(listing.total == 0 ? "No domain matches." : "No domain on this page of \(number(listing.total)).")
+        } else {
+            html.text(
+                "Domains \(number(listing.offset + 1))–\(number(listing.offset + listing.rows.count))"
+                    + " of \(number(listing.total))" + (page.query.isFiltered ? " matching" : ""))
+        }
+        html.raw("</span>")
+        if listing.offset > 0 {
+            html.raw(#" <a rel="prev" href=""#)
+            html.text(page.query.pageLink(offset: max(min(listing.offset, listing.total) - limit, 0)))
+            html.raw(#"">← previous "#)
+            html.text(limit)
+            html.raw("</a>")
+        }
+        if listing.offset + listing.rows.count < listing.total, !listing.rows.isEmpty {
+            html.raw(#" <a rel="next" href=""#)
+            html.text(page.query.pageLink(offset: listing.offset + listing.rows.count))
+            html.raw(#"">next "#)
+            html.text(min(limit, listing.total - listing.offset - listing.rows.count))
+            html.raw(" →</a>")
+        }
+        html.raw("</nav>")
     }
 
     static func health(_ page: StatusPage, into html: inout HTMLWriter) {
@@ -69,31 +162,85 @@ enum StatusPageHTML {
     static func domains(_ page: StatusPage, into html: inout HTMLWriter) {
         html.raw(
             """
-            <section><h2>Domains</h2><table class="domains"><thead><tr><th>Domain</th><th>Verdict</th>\
-            <th>Since</th><th>Origin</th><th>Apple's CDN</th><th>Last propagation</th><th>Certificate expires</th>\
-            <th>Open alerts</th></tr></thead><tbody>
+            <div class="scroll"><table class="domains"><thead><tr><th>Domain</th><th>Verdict</th><th>Last 
+            """)
+        html.text(StatusPageReader.stripLength)
+        html.raw(
+            """
+             checks</th><th>Since</th><th>Origin</th><th>Apple's CDN</th><th>Last propagation</th>\
+            <th>Certificate expires</th><th>Open alerts</th></tr></thead><tbody>
             """)
         for (name, status) in page.domains {
-            html.raw(#"<tr><td data-label="Domain">"#)
+            html.raw(#"<tr><td class="name" data-label="Domain">"#)
             html.domainLink(name)
             html.raw(#"</td><td data-label="Verdict">"#)
             html.verdict(status?.verdict)
+            html.raw(#"</td><td data-label="Last checks">"#)
+            strip(page.recentChecks[name] ?? [], into: &html)
             html.raw(#"</td><td data-label="Since">"#)
-            html.time(status?.since, now: page.now)
+            html.age(status?.since, now: page.now)
             html.raw(#"</td><td data-label="Origin">"#)
             html.text(status.map(originText) ?? "–")
             html.raw(#"</td><td data-label="Apple's CDN">"#)
-            html.text(status.map { cdnText($0.cdn) } ?? "–")
+            html.text(status.map { cdnText($0.cdn, now: page.now) } ?? "–")
             html.raw(#"</td><td data-label="Last propagation">"#)
             html.text(status?.cdn.lastPropagationDelay.map { DurationText.compact($0) } ?? "–")
             html.raw(#"</td><td data-label="Certificate expires">"#)
-            html.time(status?.certificate.notAfter, now: page.now)
+            html.age(status?.certificate.notAfter, now: page.now)
             html.raw(#"</td><td data-label="Open alerts">"#)
             html.text(openAlerts(status?.alerts ?? []))
             if let silence = status?.silenced { html.text("; " + silence.text) }
             html.raw("</td></tr>")
         }
-        html.raw("</tbody></table></section>")
+        html.raw("</tbody></table></div>")
+    }
+
+    /// The newest checks as a strip of cells coloured by verdict, oldest left, as Gatus shows them: one cell per
+    /// check, grouped by run (the title says the run's verdict, length and span); cells before the first check are
+    /// grey, so every strip has the same length. Readable without colour through its label.
+    static func strip(_ checks: [RecentCheck], into html: inout HTMLWriter) {
+        let length = StatusPageReader.stripLength
+        html.raw(#"<span class="strip" role="img" aria-label=""#)
+        html.text(stripLabel(checks))
+        html.raw(#"">"#)
+        if checks.count < length {
+            html.raw(#"<span class="run none" title="no check yet">"#)
+            for _ in checks.count..<length { html.raw("<i></i>") }
+            html.raw("</span>")
+        }
+        var index = checks.startIndex
+        while index < checks.endIndex {
+            let run = checks[index]
+            var end = index
+            while end < checks.endIndex, checks[end] == run { end += 1 }
+            html.raw(#"<span class="run v-"#)
+            html.text(run.verdict.rawValue)
+            html.raw(#"" title=""#)
+            html.text(
+                "\(label(run.verdict)): \(end - index) check\(end - index == 1 ? "" : "s")"
+                    + (run.firstSeen == run.lastSeen
+                        ? " at \(run.firstSeen.rfc3339)" : " from \(run.firstSeen.rfc3339) to \(run.lastSeen.rfc3339)"))
+            html.raw(#"">"#)
+            for _ in index..<end { html.raw("<i></i>") }
+            html.raw("</span>")
+            index = end
+        }
+        html.raw("</span>")
+    }
+
+    /// `last 30 checks: 20 ready, then 10 origin_broken`.
+    static func stripLabel(_ checks: [RecentCheck]) -> String {
+        guard !checks.isEmpty else { return "no check yet" }
+        var runs: [(verdict: ListedVerdict, count: Int)] = []
+        for check in checks {
+            if runs.last?.verdict == check.verdict {
+                runs[runs.count - 1].count += 1
+            } else {
+                runs.append((check.verdict, 1))
+            }
+        }
+        return "last \(checks.count) checks: "
+            + runs.map { "\($0.count) \(label($0.verdict))" }.joined(separator: ", then ")
     }
 
     /// `origin.dns firing ×2, cdn.stale pending`: one entry per code and state, sources counted.
@@ -123,13 +270,16 @@ enum StatusPageHTML {
         return status.verdict == .originBroken ? "broken" : "serves a valid file"
     }
 
-    /// Apple's copy in a few words.
-    static func cdnText(_ cdn: CDNStatus) -> String {
+    /// Apple's copy in a few words: `in sync`, `stale for 2h`, `missing for 3d`.
+    static func cdnText(_ cdn: CDNStatus, now: Date) -> String {
+        func lasting(_ since: Date?) -> String {
+            since.map { " for \(DurationText.compact(max(now.timeIntervalSince($0), 0)))" } ?? ""
+        }
         switch cdn.inSync {
         case true?: return cdn.propagationPendingSince == nil ? "in sync" : "in sync, a change pending"
         case false?:
-            if let missing = cdn.missingSince { return "missing since \(missing.rfc3339)" }
-            return "stale since \(cdn.staleSince?.rfc3339 ?? "–")"
+            if let missing = cdn.missingSince { return "missing" + lasting(missing) }
+            return "stale" + lasting(cdn.staleSince)
         case nil: return "unknown"
         }
     }

@@ -6,23 +6,29 @@ import MonitorCore
 public enum StatusText {
     public static func render(_ snapshot: StatusSnapshot) -> String {
         var lines = [daemonLine(snapshot.daemon)]
-        for condition in snapshot.monitor {
-            lines.append(
-                "monitor: \(condition.code) \(condition.state ?? "open") since \(condition.since?.rfc3339 ?? "-")"
-                    + " — the monitor's own trouble, not the domains'; their affected alerts are held")
-        }
+        lines += monitorLines(snapshot.monitor)
         if snapshot.domains.isEmpty { lines.append("no domains checked yet") }
         for domain in snapshot.domains {
             lines.append(contentsOf: domainLines(domain))
         }
-        let outbox = snapshot.outbox
+        lines.append(outboxLine(snapshot.outbox))
+        return lines.joined(separator: "\n")
+    }
+
+    static func monitorLines(_ conditions: [AlertStatus]) -> [String] {
+        conditions.map { condition in
+            "monitor: \(condition.code) \(condition.state ?? "open") since \(condition.since?.rfc3339 ?? "-")"
+                + " — the monitor's own trouble, not the domains'; their affected alerts are held"
+        }
+    }
+
+    static func outboxLine(_ outbox: OutboxStatus) -> String {
         var line = "outbox: \(outbox.pending) pending, \(outbox.retrying) retrying, \(outbox.dead) dead"
         if let next = outbox.nextAttempt { line += ", next attempt \(next.rfc3339)" }
         if !outbox.failingWebhooks.isEmpty {
             line += "; failing: " + outbox.failingWebhooks.map(\.text).joined(separator: ", ")
         }
-        lines.append(line)
-        return lines.joined(separator: "\n")
+        return line
     }
 
     static func daemonLine(_ daemon: DaemonStatus) -> String {

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPEngine
 import Monitor
+import MonitorCore
 import Synchronization
 import TestSupport
 import Testing
@@ -96,11 +97,18 @@ struct StatusPageBrowserTests {
                 let chromium = HeadlessChromium(binary: binary, directory: fixture.directory)
                 let overview = try await chromium.load(
                     base + "/", screenshot: fixture.directory + "/overview.png", width: 390, height: 844)
+                _ = try await chromium.load(
+                    base + "/", screenshot: fixture.directory + "/overview-wide.png", width: 1280, height: 900)
                 let states = try await StoreReader.openReadOnly(directory: fixture.stateDirectory).domainStates()
+                // Problems first: the broken domain's row comes before the ready one's.
+                let brokenRow = try #require(overview.dom.range(of: #"href="domains/\#(Self.broken)""#))
+                let readyRow = try #require(overview.dom.range(of: #"href="domains/\#(Self.ready)""#))
+                #expect(brokenRow.lowerBound < readyRow.lowerBound)
                 for state in states {
                     let row = try #require(
-                        overview.dom.components(separatedBy: "<tr>").first { $0.contains(">\(state.domain)</a>") },
-                        "no row for \(state.domain)")
+                        overview.dom.components(separatedBy: "<tr>").first {
+                            $0.contains(#"href="domains/\#(state.domain)""#)
+                        }, "no row for \(state.domain)")
                     #expect(row.contains(state.verdict.rawValue), "\(state.domain) without \(state.verdict.rawValue)")
                 }
                 let page = try await chromium.load(
@@ -114,7 +122,7 @@ struct StatusPageBrowserTests {
                     base + "/domains/\(Self.ready)", screenshot: fixture.directory + "/chart.png")
                 #expect(chart.dom.contains("<svg"))
                 #expect(chart.dom.contains("cdn.propagated"))
-                for file in ["overview.png", "hostile.png", "chart.png"] {
+                for file in ["overview.png", "overview-wide.png", "hostile.png", "chart.png"] {
                     let size = try FileManager.default.attributesOfItem(atPath: fixture.directory + "/" + file)[.size]
                     #expect((size as? Int ?? 0) > 1_000, "\(file) is empty")
                 }
@@ -126,6 +134,130 @@ struct StatusPageBrowserTests {
                 #expect(try await daemon.waitForExit() == 0)
             }
         }
+    }
+
+    /// Domain names of every shape a fleet has: long, hyphenated, a 63-character label, short.
+    static let fleetNames: [String] = {
+        var names = [
+            "checkout-eu-west-production.storefront-customer-12345.example-commerce-platform.com",
+            "a-very-long-label-that-is-exactly-sixty-three-characters-long-ok.example",
+            "links.shop-with-a-hyphenated-name.co.uk", "x.io",
+            "universal-links-for-the-mobile-app.marketing-campaigns.example.org",
+        ]
+        for index in 0..<40 { names.append("tenant-\(index)-storefront.link-service-customers.example.net") }
+        return names
+    }()
+
+    /// The overview of `fleetNames` (every third broken, every fifth stale), served by a real endpoint.
+    static func withFleetPages(_ body: (_ base: String) async throws -> Void) async throws {
+        let store = try await MonitorStore.inMemory()
+        defer { try? store.close() }
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        for (index, name) in fleetNames.enumerated() {
+            for minute in 0..<(index % 4 == 0 ? 35 : 3) {
+                let verdict: Verdict =
+                    index % 3 == 0 && minute % 9 > 4 ? .originBroken : index % 5 == 0 ? .cdnStale : .ready
+                try await store.record(
+                    report: DomainReport(
+                        domain: name, checkedAt: start.addingTimeInterval(Double(minute) * 60), durationSeconds: 0.4,
+                        verdict: verdict, findings: [],
+                        origin: OriginFacts(
+                            wellKnown: LocationFacts(
+                                url: "https://\(name)/.well-known/apple-app-site-association", status: 200,
+                                canonicalHash: "sha256:\(verdict.rawValue)"),
+                            plainStatus: 200, root: nil),
+                        cdn: nil, diff: nil, documents: ["sha256:\(verdict.rawValue)": #"{"applinks":{"details":[]}}"#])
+                )
+            }
+        }
+        let reader = StatusPageReader(store: store.reader)
+        let now = start.addingTimeInterval(36 * 60)
+        let names = fleetNames + ["not-checked-yet.example-fleet.com"]
+        let sources = EndpointSources(
+            metrics: { MetricsSnapshot() }, health: { .healthy }, status: { [] },
+            overview: { try await reader.overview(now: now, configured: names, lastCycle: now, query: $0) },
+            domainPage: { try await reader.domain($0, now: now, configured: names.contains($0)) })
+        try await withMonitorEndpoint(listen: ListenAddress(host: "127.0.0.1", port: 0), sources: sources) { address in
+            try await body("http://\(address)")
+        }
+    }
+
+    /// Measures each domain name on a copy of a page: how many of its labels break inside, and on how many lines
+    /// it sits; the page's own policy forbids script, so the copy is a file that adds one.
+    static let measuring = """
+        <script>
+        const out = [];
+        for (const name of document.querySelectorAll('.dn')) {
+          const labels = [...name.querySelectorAll('span')];
+          const broken = labels.filter(label => label.getClientRects().length !== 1).length;
+          const lines = new Set(labels.map(label => Math.round(label.getBoundingClientRect().top))).size;
+          out.push(`name ${name.textContent} broken=${broken} lines=${lines}`);
+        }
+        out.push(`page scrollWidth=${document.documentElement.scrollWidth} innerWidth=${innerWidth}`);
+        const pre = document.createElement('pre');
+        pre.id = 'layout';
+        pre.textContent = out.join('\\n');
+        document.body.append(pre);
+        </script>
+        """
+
+    @Test(
+        "a domain name never breaks inside a label, at 1280 px and at 390 px; screenshots of both",
+        .enabled(if: HeadlessChromium.shouldRun, HeadlessChromium.skipReason))
+    func namesNeverBreak() async throws {
+        guard let binary = HeadlessChromium.binary else {
+            Issue.record(
+                "\(HeadlessChromium.requiredVariable)=1 but chromium is not installed: apt-get install chromium")
+            return
+        }
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // Kept for a person to look at: the screenshots of this run.
+        let shots = FileManager.default.temporaryDirectory.appendingPathComponent("aasa-page-screenshots").path
+        try FileManager.default.createDirectory(atPath: shots + "/domains", withIntermediateDirectories: true)
+        let chromium = HeadlessChromium(binary: binary, directory: directory)
+        try await Self.withFleetPages { base in
+            try await withCurlEngine { engine in
+                func get(_ path: String) async throws -> String {
+                    let response = try await engine.perform(HTTPRequest(url: base + path, httpsOnly: false))
+                    #expect(response.status == 200, "\(path)")
+                    return String(decoding: response.body, as: UTF8.self)
+                }
+                let long = Self.fleetNames[0]
+                let pages = [("overview", "/", "index.html"), ("domain", "/domains/\(long)", "domains/\(long).html")]
+                try await get("/style.css").write(toFile: shots + "/style.css", atomically: true, encoding: .utf8)
+                for (label, path, file) in pages {
+                    let html = try await get(path)
+                    try html.replacingOccurrences(of: "</body>", with: Self.measuring + "</body>").write(
+                        toFile: shots + "/" + file, atomically: true, encoding: .utf8)
+                    for (width, height) in [(1280, 900), (390, 1600)] {
+                        _ = try await chromium.load(
+                            base + path, screenshot: shots + "/\(label)-\(width).png", width: width, height: height)
+                        let measured = try await chromium.load(
+                            "file://\(shots)/\(file)", screenshot: directory + "/measured.png", width: width,
+                            height: height)
+                        let layout = try #require(
+                            measured.dom.components(separatedBy: #"<pre id="layout">"#).dropFirst().first?
+                                .components(separatedBy: "</pre>").first, "no layout report at \(width) px")
+                        let lines = layout.split(separator: "\n").filter { $0.hasPrefix("name ") }
+                        #expect(lines.count >= (label == "overview" ? Self.fleetNames.count : 1), "\(layout)")
+                        for line in lines {
+                            #expect(line.contains(" broken=0 "), "\(width) px: \(line)")
+                            // Wide, a name of a usual length sits on one line; only an unusually long one wraps,
+                            // after a dot.
+                            if width == 1280, line.contains(".link-service-customers.") {
+                                #expect(line.hasSuffix("lines=1"), "\(width) px: \(line)")
+                            }
+                        }
+                        // Nothing makes the page itself scroll sideways.
+                        let page = try #require(layout.split(separator: "\n").first { $0.hasPrefix("page ") })
+                        let numbers = page.split(separator: " ").compactMap { Int($0.split(separator: "=").last ?? "") }
+                        #expect(numbers.count == 2 && numbers[0] <= numbers[1], "\(label) at \(width) px: \(page)")
+                    }
+                }
+            }
+        }
+        print("status page screenshots: \(shots)")
     }
 
     @Test("with endpoint.basic_auth_file, every route but /healthz needs the password")

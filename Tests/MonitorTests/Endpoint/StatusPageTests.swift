@@ -34,7 +34,9 @@ struct StatusPageTests {
         let configured = ["shop.example", "new.example"]
         let sources = EndpointSources(
             metrics: { MetricsSnapshot() }, health: { .healthy }, status: { [] },
-            overview: { try await reader.overview(now: Self.now, configured: configured, lastCycle: Self.now) },
+            overview: { query in
+                try await reader.overview(now: Self.now, configured: configured, lastCycle: Self.now, query: query)
+            },
             domainPage: { try await reader.domain($0, now: Self.now, configured: configured.contains($0)) },
             basicAuth: { basicAuth })
         try await withCurlEngine { engine in
@@ -60,9 +62,13 @@ struct StatusPageTests {
             #expect(response.headers.first("x-content-type-options") == "nosniff")
             #expect(response.headers.first("referrer-policy") == "no-referrer")
             let html = String(decoding: response.body, as: UTF8.self)
-            #expect(html.contains(#"<a href="domains/shop.example">shop.example</a>"#))
+            #expect(
+                html.contains(
+                    #"<a class="dn" href="domains/shop.example"><span>shop.</span><wbr><span>example</span></a>"#))
             #expect(html.contains("✗ origin_broken"))
-            #expect(html.contains(#"<a href="domains/new.example">new.example</a>"#))
+            #expect(
+                html.contains(
+                    #"<a class="dn" href="domains/new.example"><span>new.</span><wbr><span>example</span></a>"#))
             #expect(html.contains("not checked yet"))
             #expect(!html.contains("<script"))
             let css = try await get("/style.css")

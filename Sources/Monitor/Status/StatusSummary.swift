@@ -1,0 +1,105 @@
+import Foundation
+import MonitorCore
+
+/// What `status` prints without a domain: the daemon, the monitor's own conditions, the counts by verdict, the
+/// silences in force and the domains with problems (worst first, at most a screenful), then the outbox. A fleet
+/// small enough to fit is listed whole, as before.
+///
+/// Its cost follows what it prints, not the fleet: counts come from `DomainListing` (names and verdicts only), and
+/// only the listed domains' states are decoded, so it answers at 100,000 domains as at ten.
+public struct StatusSummary: Sendable {
+    public var daemon: DaemonStatus
+    /// The monitor's own conditions while they last (`monitor.*`).
+    public var monitor: [AlertStatus]
+    /// Every listed domain by verdict (`notChecked` for those configured but not checked yet).
+    public var counts: [ListedVerdict: Int]
+    /// The silences in force now, stored and configured (maintenance windows).
+    public var silences: [SilenceStatus]
+    /// The domains shown in full: those with problems, worst first (every domain when all fit).
+    public var domains: [DomainStatus]
+    /// The configured domains shown that were not checked yet, by name.
+    public var notChecked: [String]
+    /// The domains with problems (not checked ones included) left out.
+    public var moreProblems: Int
+    public var outbox: OutboxStatus
+
+    /// How many domains are listed.
+    public var total: Int { counts.values.reduce(0, +) }
+    /// How many domains have a stored state (were checked at least once).
+    public var checked: Int { total - counts[.notChecked, default: 0] }
+}
+
+extension StatusReader {
+    /// The most domains `summary` shows; a fleet no larger is shown whole.
+    public static let summaryLimit = 25
+
+    /// The summary at `now` of `configured` (every domain in the store when `nil`).
+    ///
+    /// `silences` adds silences the database does not hold (the configuration's maintenance windows).
+    public func summary(
+        now: Date, configured: [String]?, silences extra: [Silence] = [], limit: Int = StatusReader.summaryLimit
+    ) async throws -> StatusSummary {
+        let listing = DomainListing(store: store, configured: configured)
+        let limit = max(limit, 1)
+        let problems = try await listing.page(
+            DomainListing.Query(verdicts: Set(ListedVerdict.allCases.filter(\.isProblem)), limit: limit))
+        let fits = problems.countAll <= limit
+        let rows = fits ? try await listing.page(DomainListing.Query(limit: limit)).rows : problems.rows
+        let names = rows.filter { $0.verdict != .notChecked }.map(\.domain)
+        let states = try await store.domainStates(named: names)
+        let alerts = Dictionary(grouping: try await store.alertStates(domains: names), by: \.identity.domain)
+        let silences = try await store.silences(at: now) + extra
+        return StatusSummary(
+            daemon: daemonStatus(try await store.heartbeat(), now: now),
+            monitor: try await store.alertStates(domain: "").map(alertStatus),
+            counts: problems.counts,
+            silences: silences.filter { $0.isActive(at: now) }.map { SilenceStatus($0, now: now) },
+            domains: names.compactMap { name in
+                states[name].map { state in
+                    domainStatus(
+                        state, alerts: alerts[name] ?? [],
+                        silenced: silences.active(for: name, at: now).map { SilenceStatus($0, now: now) })
+                }
+            },
+            notChecked: rows.filter { $0.verdict == .notChecked }.map(\.domain).sorted(),
+            moreProblems: fits ? 0 : problems.total - rows.count,
+            outbox: OutboxStatus(
+                counts: try await store.outboxCounts(), nextAttempt: try await store.nextAttemptTime(),
+                failingWebhooks: try await store.failingWebhooks()))
+    }
+}
+
+extension StatusText {
+    /// The human `status` without a domain: the daemon, the monitor's conditions, the counts, the silences, the
+    /// domains with problems as `status DOMAIN` shows them (capped, saying how many more `--all` lists), the outbox.
+    public static func render(_ summary: StatusSummary) -> String {
+        var lines = [daemonLine(summary.daemon)]
+        lines += monitorLines(summary.monitor)
+        lines.append(countsLine(summary.counts))
+        for silence in summary.silences {
+            let scope = silence.domains.map { $0.count == 1 ? $0[0] : "\($0.count) domains" } ?? "every domain"
+            lines.append("silence \(silence.id) over \(scope): \(silence.text)")
+        }
+        for domain in summary.domains { lines.append(contentsOf: domainLines(domain)) }
+        if !summary.notChecked.isEmpty {
+            lines.append("configured, not checked yet: \(summary.notChecked.joined(separator: ", "))")
+        }
+        if summary.moreProblems > 0 {
+            lines.append("… and \(summary.moreProblems) more with problems (status --all)")
+        } else if summary.total > 0, summary.total == summary.counts[.ready] {
+            lines.append("every domain is ready")
+        }
+        lines.append(outboxLine(summary.outbox))
+        return lines.joined(separator: "\n")
+    }
+
+    /// `domains: 1234 (3 origin_broken, 1 cdn_stale, 2 not checked yet, 1228 ready)`.
+    static func countsLine(_ counts: [ListedVerdict: Int]) -> String {
+        let total = counts.values.reduce(0, +)
+        guard total > 0 else { return "domains: none" }
+        let parts = ListedVerdict.allCases.compactMap { verdict in
+            counts[verdict].map { "\($0) \(verdict == .notChecked ? "not checked yet" : verdict.rawValue)" }
+        }
+        return "domains: \(total) (\(parts.joined(separator: ", ")))"
+    }
+}
