@@ -27,7 +27,7 @@ enum PageStyle {
         .dn span { white-space: nowrap; }
         td.name { overflow-wrap: normal; min-width: 12rem; }
         h1.dn { overflow-x: auto; }
-        table.domains time { white-space: nowrap; }
+        table.domains time { white-space: nowrap; } table.domains small { color: var(--muted); font-size: .85rem; }
         table.timeline td.when, table.timeline td.kind { white-space: nowrap; }
         .scroll { overflow-x: auto; }
         .verdict { font-weight: 600; white-space: nowrap; }
@@ -36,7 +36,7 @@ enum PageStyle {
         .sev-error { color: var(--bad); } .sev-warning { color: var(--warn); }
         .strip { display: inline-flex; gap: 1px; white-space: nowrap; vertical-align: middle; }
         .strip .run { display: inline-flex; gap: 1px; }
-        .strip i { display: inline-block; width: 5px; height: 1.1rem; border-radius: 1px; background: currentColor; }
+        .strip i { display: inline-block; width: 4px; height: 1.1rem; border-radius: 1px; background: currentColor; }
         .strip .none { color: var(--none); }
         form.filter { display: flex; flex-wrap: wrap; align-items: center; gap: .5rem 1rem; margin: 0 0 .75rem; }
         form.filter fieldset { display: flex; flex-wrap: wrap; gap: .25rem .9rem; border: 1px solid var(--line);

@@ -159,6 +159,8 @@ enum StatusPageHTML {
         html.raw("</dd></dl></section>")
     }
 
+    /// One row per domain in seven columns, so a fleet's table fits a laptop's width: the verdict carries its age,
+    /// Apple's copy its last propagation delay.
     static func domains(_ page: StatusPage, into html: inout HTMLWriter) {
         html.raw(
             """
@@ -167,27 +169,34 @@ enum StatusPageHTML {
         html.text(StatusPageReader.stripLength)
         html.raw(
             """
-             checks</th><th>Since</th><th>Origin</th><th>Apple's CDN</th><th>Last propagation</th>\
-            <th>Certificate expires</th><th>Open alerts</th></tr></thead><tbody>
+             checks</th><th>Origin</th><th>Apple's CDN</th><th>Certificate</th><th>Alerts</th></tr></thead>\
+            <tbody>
             """)
         for (name, status) in page.domains {
             html.raw(#"<tr><td class="name" data-label="Domain">"#)
             html.domainLink(name)
             html.raw(#"</td><td data-label="Verdict">"#)
             html.verdict(status?.verdict)
+            if let since = status?.since {
+                html.raw(#"<br><small>since "#)
+                html.age(since, now: page.now)
+                html.raw("</small>")
+            }
             html.raw(#"</td><td data-label="Last checks">"#)
             strip(page.recentChecks[name] ?? [], into: &html)
-            html.raw(#"</td><td data-label="Since">"#)
-            html.age(status?.since, now: page.now)
             html.raw(#"</td><td data-label="Origin">"#)
             html.text(status.map(originText) ?? "–")
             html.raw(#"</td><td data-label="Apple's CDN">"#)
             html.text(status.map { cdnText($0.cdn, now: page.now) } ?? "–")
-            html.raw(#"</td><td data-label="Last propagation">"#)
-            html.text(status?.cdn.lastPropagationDelay.map { DurationText.compact($0) } ?? "–")
-            html.raw(#"</td><td data-label="Certificate expires">"#)
+            if let delay = status?.cdn.lastPropagationDelay {
+                html.raw("<br><small>")
+                html.text("last propagation \(DurationText.compact(delay))")
+                html.raw("</small>")
+            }
+            html.raw(#"</td><td data-label="Certificate">"#)
+            if status?.certificate.notAfter != nil { html.raw("expires ") }
             html.age(status?.certificate.notAfter, now: page.now)
-            html.raw(#"</td><td data-label="Open alerts">"#)
+            html.raw(#"</td><td data-label="Alerts">"#)
             html.text(openAlerts(status?.alerts ?? []))
             if let silence = status?.silenced { html.text("; " + silence.text) }
             html.raw("</td></tr>")
@@ -267,7 +276,7 @@ enum StatusPageHTML {
                 return "\(severity.rawValue): \(finding.code)"
             }
         }
-        return status.verdict == .originBroken ? "broken" : "serves a valid file"
+        return status.verdict == .originBroken ? "broken" : "valid file"
     }
 
     /// Apple's copy in a few words: `in sync`, `stale for 2h`, `missing for 3d`.
