@@ -16,7 +16,7 @@ struct AASAMonitorCommand: AsyncParsableCommand {
         subcommands: [
             RunCommand.self, StatusCommand.self, HistoryCommand.self, CheckCommand.self, ConfigCommand.self,
             WebhookCommand.self, LintCommand.self, DiffCommand.self, MatchCommand.self, ExplainCommand.self,
-            AppCommand.self, SilenceCommand.self,
+            AppCommand.self, SilenceCommand.self, OutboxCommand.self,
         ]
     )
 

@@ -17,6 +17,7 @@ struct ManualPageTests {
         "config check": [0, 1, 2], "webhook test": [0, 1, 2], "lint": [0, 1, 2], "diff": [0, 1, 2],
         "match": [0, 1, 2], "explain": [0, 2], "app": [0, 1, 2],
         "silence add": [0, 1, 2], "silence list": [0, 1, 2], "silence expire": [0, 1, 2],
+        "outbox list": [0, 1, 2], "outbox retry": [0, 1, 2], "outbox drop": [0, 1, 2],
     ]
 
     /// Every command of the binary (`config check`), with its discussion and whether it groups subcommands.

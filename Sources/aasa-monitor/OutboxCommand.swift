@@ -1,0 +1,224 @@
+import ArgumentParser
+import Foundation
+import Monitor
+import MonitorCore
+
+/// `aasa-monitor outbox …`: see the webhook deliveries not yet delivered, send dead letters again, or drop one.
+///
+/// The outbox is a table of the daemon's database, so these commands work with the daemon running or stopped; the
+/// running daemon's delivery loop reads it at least every 2 s and sends a retried delivery then. The work is in
+/// `MonitorStore`'s outbox administration, which an HTTP API can call alike.
+struct OutboxCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "outbox",
+        abstract: "List the webhook deliveries not yet delivered; send dead letters again or drop them.",
+        subcommands: [OutboxListCommand.self, OutboxRetryCommand.self, OutboxDropCommand.self]
+    )
+
+    /// Opens the database to change the outbox. Unlike `silence add` it creates nothing: without a database there
+    /// is no outbox, and every id is unknown (exit 1).
+    static func openStore(_ located: StateOptions.Located) async throws -> MonitorStore {
+        let directory = located.directory.path
+        let path = (directory as NSString).appendingPathComponent("aasa-monitor.sqlite")
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw CommandFailure(
+                message: "error: no state database at \(path): the outbox is empty (has the daemon run?)", exitCode: 1)
+        }
+        do {
+            return try await MonitorStore.open(directory: directory)
+        } catch {
+            throw CommandFailure(
+                message: "error: cannot write the state database in \(directory): \(error) "
+                    + "(run as the daemon's user: sudo -u aasa-monitor aasa-monitor outbox …)", exitCode: 1)
+        }
+    }
+
+    /// A delivery id as `outbox list` prints it: `7` or `#7`.
+    static func id(_ text: String) throws -> Int64 {
+        guard let number = Int64(text.hasPrefix("#") ? String(text.dropFirst()) : text), number > 0 else {
+            throw CommandFailure.usage("a delivery id is a number, as outbox list shows it; found '\(text)'")
+        }
+        return number
+    }
+
+    /// `#7  dead  team-chat  alert.firing shop.example.com origin.status`, escaped for a terminal.
+    static func line(_ entry: OutboxEntry) -> String {
+        TerminalText.safe("#\(entry.id)  \(entry.standing.rawValue)  \(entry.webhook)  \(entry.subject)")
+    }
+
+    /// The rest of a listed row: attempts, the next attempt, the last answer.
+    static func details(_ entry: OutboxEntry) -> String {
+        var parts = ["\(entry.attempts) attempt" + (entry.attempts == 1 ? "" : "s")]
+        if let next = entry.nextAttemptAt { parts.append("next \(RFC3339.string(next))") }
+        if let finished = entry.finishedAt, entry.standing == .dead {
+            parts.append("gave up \(RFC3339.string(finished))")
+        }
+        if let status = entry.lastStatus { parts.append("last answer HTTP \(status)") }
+        if let error = entry.lastError { parts.append("last error: \(error)") }
+        return TerminalText.safe(parts.joined(separator: "; "))
+    }
+
+    /// Maps a refusal to its exit code: 1, the command ran and could not do it.
+    static func failure(_ refusal: OutboxRefusal) -> CommandFailure {
+        CommandFailure(message: "error: \(refusal.description)", exitCode: 1)
+    }
+}
+
+/// `aasa-monitor outbox list [--dead] [--webhook NAME] [--limit N] [--json]`.
+struct OutboxListCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "List the deliveries not yet delivered (pending, retrying, dead), oldest first.",
+        discussion: """
+            Shows each delivery's id, webhook, event (type, domain, code), state, attempts, next attempt and last \
+            error; never a webhook's URL or secret. Exit codes: 0 listed (none is not an error); 1 unreadable \
+            state; 2 usage or configuration error.
+            """
+    )
+
+    @OptionGroup var configuration: ConfigurationOptions
+    @OptionGroup var state: StateOptions
+
+    @Flag(help: "Only dead letters (deliveries given up on).")
+    var dead = false
+
+    @Option(
+        help: "Only this webhook's deliveries (its name in the configuration).",
+        completion: CompletionCandidates.webhooks)
+    var webhook: String?
+
+    @Option(help: "The most deliveries listed (default 100); the total is said.")
+    var limit = 100
+
+    @Flag(help: "Print one JSON document.")
+    var json = false
+
+    func validate() throws {
+        guard limit >= 1 else { throw ValidationError("--limit must be at least 1") }
+    }
+
+    func run() async throws {
+        let located = try state.locate(configuration: configuration, environment: ProcessInfo.processInfo.environment)
+        let filter = OutboxFilter(deadOnly: dead, webhook: webhook, limit: limit)
+        var listing = OutboxListing(deliveries: [], total: 0)
+        do {
+            let reader = try StoreReader.openReadOnly(directory: located.directory.path)
+            if !json { print(located.databaseLine(reader.path)) }
+            listing = try await reader.outbox(filter)
+        } catch let error as StoreError where error.reason == .missing {
+            if !json { print(located.databaseLine(error.path)) }
+        } catch {
+            throw CommandFailure(message: "error: cannot read the outbox: \(error)", exitCode: 1)
+        }
+        if json {
+            try JSONOutput.print(listing)
+            return
+        }
+        if listing.deliveries.isEmpty { print(dead ? "no dead letters" : "no deliveries waiting") }
+        for entry in listing.deliveries {
+            print(OutboxCommand.line(entry))
+            print("    " + OutboxCommand.details(entry))
+        }
+        if listing.total > listing.deliveries.count {
+            print("\(listing.deliveries.count) of \(listing.total) shown (--limit)")
+        }
+    }
+}
+
+/// `aasa-monitor outbox retry ID… | --dead [--webhook NAME]`.
+struct OutboxRetryCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "retry",
+        abstract: "Send deliveries again: dead letters back to pending, due now, with the same event id.",
+        discussion: """
+            A dead letter starts over: its attempts go back to 0 and its give-up age counts from its next attempt \
+            (keeping them would give it up again at its first failure). A delivery still pending is made due now, \
+            its attempts kept. The event and delivery ids stay, so a receiver that got it before drops the \
+            duplicate. A running daemon sends it within about 2 s; a stopped one when it starts. Exit codes: 0 \
+            made due (no dead letter to retry is not an error); 1 no such delivery, one already delivered, or the \
+            database cannot be written; 2 usage or configuration error.
+            """
+    )
+
+    @OptionGroup var configuration: ConfigurationOptions
+    @OptionGroup var state: StateOptions
+
+    @Argument(help: "Delivery ids, as outbox list shows them.")
+    var ids: [String] = []
+
+    @Flag(help: "Every dead letter.")
+    var dead = false
+
+    @Option(help: "With --dead: only this webhook's dead letters.", completion: CompletionCandidates.webhooks)
+    var webhook: String?
+
+    func validate() throws {
+        if dead == !ids.isEmpty { throw ValidationError("name the deliveries to retry, or --dead") }
+        if webhook != nil && !dead { throw ValidationError("--webhook goes with --dead") }
+    }
+
+    func run() async throws {
+        let numbers = try ids.map(OutboxCommand.id)
+        let located = try state.locate(configuration: configuration, environment: ProcessInfo.processInfo.environment)
+        let store = try await OutboxCommand.openStore(located)
+        defer { try? store.close() }
+        print(located.databaseLine(store.path))
+        let now = Date()
+        if dead {
+            let retried = try await store.retryDeadDeliveries(webhook: webhook, at: now)
+            if retried.isEmpty { print("no dead letters" + (webhook.map { " of \($0)" } ?? "")) }
+            for entry in retried { print("retry \(OutboxCommand.line(entry)): due now, attempts reset") }
+            return
+        }
+        var refusals: [OutboxRefusal] = []
+        for number in numbers {
+            let before = try await store.outboxEntry(id: number)
+            do {
+                let entry = try await store.retryDelivery(id: number, at: now)
+                let note = before?.standing == .dead ? "attempts reset" : "attempts kept"
+                print("retry \(OutboxCommand.line(entry)): due now, \(note)")
+            } catch let refusal as OutboxRefusal {
+                printToStandardError("error: \(refusal.description)")
+                refusals.append(refusal)
+            }
+        }
+        if !refusals.isEmpty { throw CommandFailure.negative }
+    }
+}
+
+/// `aasa-monitor outbox drop ID…`.
+struct OutboxDropCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "drop",
+        abstract: "Remove deliveries not yet delivered (pending or dead): they are never sent.",
+        discussion: """
+            Says what each was. Exit codes: 0 dropped; 1 no such delivery, one already delivered, or the database \
+            cannot be written; 2 usage or configuration error.
+            """
+    )
+
+    @OptionGroup var configuration: ConfigurationOptions
+    @OptionGroup var state: StateOptions
+
+    @Argument(help: "Delivery ids, as outbox list shows them.")
+    var ids: [String]
+
+    func run() async throws {
+        let numbers = try ids.map(OutboxCommand.id)
+        let located = try state.locate(configuration: configuration, environment: ProcessInfo.processInfo.environment)
+        let store = try await OutboxCommand.openStore(located)
+        defer { try? store.close() }
+        print(located.databaseLine(store.path))
+        var refused = false
+        for number in numbers {
+            do {
+                let entry = try await store.dropDelivery(id: number)
+                print("dropped \(OutboxCommand.line(entry)) (\(OutboxCommand.details(entry)))")
+            } catch let refusal as OutboxRefusal {
+                printToStandardError("error: \(refusal.description)")
+                refused = true
+            }
+        }
+        if refused { throw CommandFailure.negative }
+    }
+}
