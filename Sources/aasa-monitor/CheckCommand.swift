@@ -154,7 +154,21 @@ struct CheckCommand: AsyncParsableCommand {
     private func prepare(_ claimed: ClaimedDomains) throws -> (ProbeSettings, [CheckRunner.Target], EvaluationSettings)
     {
         let file = try loadConfiguration()
-        return (try probeSettings(file), try checkTargets(file, claimed: claimed), try evaluationSettings(file))
+        let settings: ResolvedSettings
+        do {
+            settings = try ResolvedSettings.resolve(file, overrides: overrides)
+        } catch {
+            throw CommandFailure.usage(error.description)
+        }
+        return (settings.probe, try checkTargets(file, claimed: claimed), settings.evaluation)
+    }
+
+    /// The flags that override the configuration's settings, as typed: `ResolvedSettings` judges them by the limits
+    /// the file's keys are judged by.
+    var overrides: SettingOverrides {
+        SettingOverrides(
+            timeout: timeout, concurrency: concurrency, cdnBase: cdnBase, caFile: caFile, connectTo: connectTo,
+            staleAfter: staleAfter, expiryWarning: expiryWarning)
     }
 
     /// The configuration named by `--config`, or `nil`. Its problems, CA files included, are reported by the
@@ -210,50 +224,6 @@ struct CheckCommand: AsyncParsableCommand {
         } catch {
             throw CommandFailure.usage(error.description)
         }
-    }
-
-    private func evaluationSettings(_ file: MonitorConfiguration?) throws -> EvaluationSettings {
-        let defaults = (file?.cdn ?? CDNSettings(), file?.tls ?? TLSSettings())
-        let stale = try duration("--stale-after", staleAfter) ?? defaults.0.staleAfter
-        let warning = try duration("--expiry-warning", expiryWarning, minimum: .zero) ?? defaults.1.expiryWarning
-        return EvaluationSettings(
-            expiryWarning: warning.seconds, staleAfter: stale.seconds,
-            appleBudget: (file?.http ?? HTTPSettings()).appleBudget.seconds,
-            expiryCritical: defaults.1.expiryCritical.seconds)
-    }
-
-    private func probeSettings(_ file: MonitorConfiguration?) throws -> ProbeSettings {
-        let flagTimeout = try duration("--timeout", timeout)
-        // The flag's limit is the configuration key's: a file's http.timeout was judged when the file was loaded.
-        if let flagTimeout, flagTimeout > .seconds(600) { throw CommandFailure.usage("--timeout: at most 10m") }
-        let timeout = flagTimeout ?? file?.http.timeout ?? HTTPSettings().timeout
-        let concurrency = concurrency ?? file?.http.concurrency ?? 32
-        guard (1...1024).contains(concurrency) else { throw CommandFailure.usage("--concurrency must be 1…1024") }
-        var cdnBase = file?.cdn.baseURL ?? ProbeSettings.defaultCDNBaseURL
-        if let flag = self.cdnBase {
-            switch SettingValue.cdnBaseURL(flag) {
-            case .success(let url): cdnBase = url
-            case .failure(let error): throw CommandFailure.usage("--cdn-base \(flag): \(error.reason)")
-            }
-        }
-        var rules: [ConnectToRule] = []
-        for text in connectTo + (file?.http.connectTo ?? []) {
-            do {
-                rules.append(try ConnectToRule(parsing: text))
-            } catch {
-                throw CommandFailure.usage("--connect-to \(text): \(error)")
-            }
-        }
-        var trust = TrustConfiguration.system
-        if let caFile {
-            if let problem = TrustAnchorFile.problem(at: caFile) { throw CommandFailure.usage("--ca-file: \(problem)") }
-            trust = .systemAnd(extraCAFile: caFile)
-        } else if let configured = file?.http.caFile {
-            trust = .systemAnd(extraCAFile: configured)
-        }
-        return ProbeSettings(
-            version: MonitorVersion.current, cdnBaseURL: cdnBase, timeout: timeout,
-            connectTo: rules, trust: trust, concurrency: concurrency)
     }
 }
 

@@ -19,25 +19,28 @@ extension ConfigurationBuilder {
         let allowed = ["timeout", "ca_file", "connect_to", "concurrency", "apple_budget"]
         guard let fields = reader.fields(of: node, path: path, allowed: allowed) else { return settings }
         if let value = fields["timeout"] {
-            settings.timeout = reader.duration(value, path: path.key("timeout")) ?? settings.timeout
+            settings.timeout =
+                reader.duration(value, path: path.key("timeout"), SettingLimits.timeout) ?? settings.timeout
         }
         if let value = fields["ca_file"] { settings.caFile = caFile(value, path: path.key("ca_file")) }
         if let value = fields["apple_budget"] {
             settings.appleBudget =
-                reader.duration(value, path: path.key("apple_budget"), minimum: .seconds(1)) ?? settings.appleBudget
+                reader.duration(value, path: path.key("apple_budget"), SettingLimits.appleBudget)
+                ?? settings.appleBudget
         }
         if let value = fields["concurrency"] {
             settings.concurrency =
-                reader.integer(value, path: path.key("concurrency"), range: 1...1024) ?? settings.concurrency
+                reader.integer(value, path: path.key("concurrency"), SettingLimits.concurrency) ?? settings.concurrency
         }
         if let value = fields["connect_to"], let items = reader.list(value, path: path.key("connect_to")) {
             for (index, item) in items.enumerated() {
                 let itemPath = path.key("connect_to").index(index)
                 guard let text = reader.string(item, path: itemPath) else { continue }
-                if let reason = ConnectToShape.problem(in: text) {
-                    reader.report("\(reason), found \(ConfigurationReader.describe(item))", at: item, path: itemPath)
-                } else {
-                    settings.connectTo.append(text)
+                switch ConnectToMapping.parse(text) {
+                case .success(let mapping): settings.connectTo.append(mapping)
+                case .failure(let error):
+                    reader.report(
+                        "\(error.reason), found \(ConfigurationReader.describe(item))", at: item, path: itemPath)
                 }
             }
         }
@@ -62,11 +65,13 @@ extension ConfigurationBuilder {
         }
         if let value = fields["expiry_critical"] {
             settings.expiryCritical =
-                reader.duration(value, path: path.key("expiry_critical"), minimum: .zero) ?? settings.expiryCritical
+                reader.duration(value, path: path.key("expiry_critical"), SettingLimits.expiryCritical)
+                ?? settings.expiryCritical
         }
         if let value = fields["expiry_warning"] {
             settings.expiryWarning =
-                reader.duration(value, path: path.key("expiry_warning"), minimum: .zero) ?? settings.expiryWarning
+                reader.duration(value, path: path.key("expiry_warning"), SettingLimits.expiryWarning)
+                ?? settings.expiryWarning
         }
         return settings
     }
@@ -87,7 +92,8 @@ extension ConfigurationBuilder {
             }
         }
         if let value = fields["stale_after"] {
-            settings.staleAfter = reader.duration(value, path: path.key("stale_after")) ?? settings.staleAfter
+            settings.staleAfter =
+                reader.duration(value, path: path.key("stale_after"), SettingLimits.staleAfter) ?? settings.staleAfter
         }
         return settings
     }

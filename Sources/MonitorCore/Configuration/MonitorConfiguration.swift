@@ -69,16 +69,17 @@ public struct HTTPSettings: Sendable, Hashable {
     public var timeout: Duration
     /// An extra PEM CA bundle trusted for origin and CDN requests (`ca_file`), for staging and tests.
     public var caFile: String?
-    /// curl-style `HOST:PORT:CONNECT-TO-HOST:CONNECT-TO-PORT` mappings (`connect_to`), shape already checked.
-    public var connectTo: [String]
-    /// How many requests may run at once (`concurrency`, default 32, 1…1024).
+    /// curl-style `HOST:PORT:CONNECT-TO-HOST:CONNECT-TO-PORT` mappings (`connect_to`), parsed once when read.
+    public var connectTo: [ConnectToMapping]
+    /// How many requests may run at once (`concurrency`, default 32, `SettingLimits.concurrency`).
     public var concurrency: Int
-    /// How long Apple's fetcher is taken to wait for an origin (`apple_budget`, default 5s, 1s…60s): a slower
+    /// How long Apple's fetcher is taken to wait for an origin (`apple_budget`, default 5s, at least 1s): a slower
     /// answer is an `origin.slow` error. Apple publishes none; timeouts are observed near 5 s.
     public var appleBudget: Duration = .seconds(5)
 
     public init(
-        timeout: Duration = .seconds(10), caFile: String? = nil, connectTo: [String] = [], concurrency: Int = 32
+        timeout: Duration = .seconds(10), caFile: String? = nil, connectTo: [ConnectToMapping] = [],
+        concurrency: Int = 32
     ) {
         self.timeout = timeout
         self.caFile = caFile
