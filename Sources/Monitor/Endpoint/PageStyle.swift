@@ -17,7 +17,8 @@ enum PageStyle {
         body { font: 15px/1.45 system-ui, sans-serif; margin: 0 auto; padding: 1rem; max-width: 1400px; }
         h1 { font-size: 1.4rem; margin: 0 0 .25rem; } h2 { font-size: 1.1rem; margin: 1.5rem 0 .5rem; }
         a { color: inherit; } .muted, time { color: var(--muted); }
-        header.top { display: flex; flex-wrap: wrap; justify-content: space-between; align-items: flex-start; gap: .5rem 2rem; }
+        header.top { display: flex; flex-wrap: wrap; justify-content: space-between; align-items: flex-start;
+          gap: .5rem 2rem; margin-bottom: .75rem; }
         header.top .made { margin: 0; text-align: right; color: var(--muted); font-size: .9rem; }
         table { border-collapse: collapse; width: 100%; }
         th, td { text-align: left; vertical-align: top; padding: .35rem .5rem; border-bottom: 1px solid var(--line); }

@@ -176,6 +176,28 @@ struct OverviewPageTests {
         }
     }
 
+    @Test("the domain page nests each consequence inside its cause's box and links the API and the badge")
+    func domainPage() async throws {
+        let directory = try await CausesFirstStatusTests.seededState()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let reader = StatusPageReader(store: try StoreReader.openReadOnly(directory: directory))
+        let page = try #require(try await reader.domain("example.com", now: R.at(2), configured: true)).html()
+        // The cause's box opens, then its consequences' boxes open and close inside it, then it closes.
+        let boxes = page.components(separatedBy: "<section><h2>Findings</h2>")[1].components(separatedBy: "</section>")[
+            0]
+        let cause = try #require(
+            boxes.range(of: #"<div class="finding"><p><strong class="sev-error">error origin.timeout"#))
+        let consequence = try #require(boxes.range(of: #"<div class="finding consequence">"#))
+        #expect(cause.lowerBound < consequence.lowerBound)
+        let between = boxes[cause.upperBound..<consequence.lowerBound]
+        #expect(!between.contains("</div>"), "the consequence is not inside its cause: \(boxes)")
+        #expect(boxes.components(separatedBy: "<div").count == boxes.components(separatedBy: "</div>").count)
+        #expect(page.contains(#"<a href="../api/v1/domains/example.com">"#))
+        #expect(page.contains(#"<a href="../badge/example.com.svg">"#))
+        #expect(page.contains(#"Page made <time datetime="2027-01-15T08:02:00Z">"#))
+        #expect(page.contains(#"<h1 class="dn"><span>example.</span><wbr><span>com</span></h1>"#))
+    }
+
     @Test("the query string: repeated and comma-separated verdicts, problems, bounds, junk ignored")
     func parameters() {
         #expect(query("verdict=origin_broken,cdn_stale&verdict=ready").verdicts == [.originBroken, .cdnStale, .ready])
