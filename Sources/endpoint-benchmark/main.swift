@@ -17,9 +17,15 @@ import MonitorCore
 // (the work is single-threaded), the median of `--runs` runs; wall time, the median too, covers SQLite waiting.
 // `--html DIR` also writes the pages it rendered (overview.html of the smallest size, domain.html), to look at.
 // Last, the store's coding cost per state and report (compressed JSON columns).
-// Usage: endpoint-benchmark [--runs N] [--sizes 500,1000,100000] [--html DIR]
+// `--keep-store DIR` records into a store in DIR instead of memory (one size); `--read-store DIR --names FILE`
+// measures the overview and the summary on a fleet already stored there (`measureStoredFleet`) and stops.
+// Usage: endpoint-benchmark [--runs N] [--sizes 500,1000] [--html DIR] [--keep-store DIR]
+//        endpoint-benchmark --read-store DIR --names FILE [--runs N]
 var runs = 5
 var htmlDirectory: String?
+var keepStore: String?
+var readStore: String?
+var namesFile: String?
 var sizes = [500, 1_000, 2_000, 4_000]
 var remaining = CommandLine.arguments.dropFirst()
 while let flag = remaining.popFirst() {
@@ -28,6 +34,9 @@ while let flag = remaining.popFirst() {
     case "--runs": runs = Int(value) ?? runs
     case "--sizes": sizes = value.split(separator: ",").compactMap { Int($0) }
     case "--html": htmlDirectory = value
+    case "--keep-store": keepStore = value
+    case "--read-store": readStore = value
+    case "--names": namesFile = value
     default:
         FileHandle.standardError.write(Data("unknown option \(flag)\n".utf8))
         exit(2)
@@ -82,10 +91,20 @@ func report(domain: String, index: Int, at date: Date) -> DomainReport {
         documents: [origin: #"{"applinks":{"details":[]}}"#, cdn: #"{"applinks":{"details":[],"x":1}}"#])
 }
 
+if let readStore {
+    try await measureStoredFleet(directory: readStore, namesFile: namesFile ?? readStore + "/names.txt", runs: runs)
+    exit(0)
+}
+
 print("endpoint-benchmark: median server CPU ms of \(runs) runs (debug builds are several times slower)")
 print("domains | /metrics ms | /status ms | / ms (wall) | / KB | status summary ms (wall)")
 for size in sizes {
-    let store = try await MonitorStore.inMemory()
+    let store: MonitorStore
+    if let keepStore {
+        store = try await MonitorStore.open(directory: keepStore)
+    } else {
+        store = try await MonitorStore.inMemory()
+    }
     let names = (0..<size).map { "d\($0).bench.example" }
     for (index, name) in names.enumerated() {
         try await store.record(report: report(domain: name, index: index, at: start))
