@@ -16,6 +16,9 @@ actor DaemonRuntime {
     /// (the probe settings parse the `connect_to` rules).
     private var jobSettings: JobSettings
     private var plan = SchedulePlan()
+    /// How early a check may start to share a wake-up with others: 1% of the shortest interval, at most a second
+    /// (at 100,000 domains every 15 minutes, about 110 checks a second start in one batch instead of 110 wake-ups).
+    private var batchSlack: TimeInterval = 0
     private var inFlight: [String: Date] = [:]
     /// Each watched domain's book entry, replaced only by a check whose journal append committed.
     private var book: [String: BookEntry]
@@ -46,6 +49,7 @@ actor DaemonRuntime {
         self.configuration = configuration
         self.domainsByName = Self.index(configuration)
         self.jobSettings = JobSettings(configuration)
+        self.batchSlack = Self.batchSlack(configuration)
         self.conditions = ConditionBook(active: conditions)
         let configured = Set(configuration.domains.map(\.name))
         self.book = book.filter { configured.contains($0.key) }
@@ -62,6 +66,11 @@ actor DaemonRuntime {
     static func startupWindow(_ configuration: MonitorConfiguration) -> TimeInterval {
         let shortest = configuration.domains.map { configuration.interval(for: $0).seconds }.min() ?? 60
         return min(shortest, 2 + 0.05 * Double(configuration.domains.count))
+    }
+
+    private static func batchSlack(_ configuration: MonitorConfiguration) -> TimeInterval {
+        let shortest = configuration.domains.map { configuration.interval(for: $0).seconds }.min() ?? 0
+        return min(1, shortest / 100)
     }
 
     private static func lastChecks(_ book: [String: BookEntry]) -> [String: Date] {
@@ -81,6 +90,7 @@ actor DaemonRuntime {
         let configuration = configuration.restrictedToShard()
         self.configuration = configuration
         plan.startupWindow = Self.startupWindow(configuration)
+        batchSlack = Self.batchSlack(configuration)
         plan.setDomains(
             Self.schedule(configuration), lastChecks: Self.lastChecks(book), now: now,
             random: { Double.random(in: 0..<1) })
@@ -111,12 +121,14 @@ actor DaemonRuntime {
     private func dueJobs(now: Date) -> [CheckPipeline.Job] {
         lastTick = now
         let room = configuration.http.concurrency - inFlight.count
-        guard room > 0, let first = plan.nextWake, first <= now else { return [] }
+        // Checks due within `batchSlack` start with this batch: one wake-up for all of them, not one each.
+        let horizon = now.addingTimeInterval(batchSlack)
+        guard room > 0, let first = plan.nextWake, first <= horizon else { return [] }
         var ledger = jobSettings.ledger
         ledger.heldSources = conditions.heldSources
         let count = configuration.domains.count
         var jobs: [CheckPipeline.Job] = []
-        for name in plan.takeDue(at: now, limit: room) {
+        for name in plan.takeDue(at: horizon, limit: room) {
             // Removed and added back by two reloads while its check still runs: the plan keeps it in flight, and
             // that check's finish schedules the next one, so two checks of one domain never overlap.
             guard inFlight[name] == nil else { continue }

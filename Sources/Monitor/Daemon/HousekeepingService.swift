@@ -21,6 +21,16 @@ struct HousekeepingService: Service {
     var recoveryPeriod: TimeInterval = 10
 
     func run() async throws {
+        try await withGracefulShutdownHandler {
+            try await loop()
+        } onGracefulShutdown: { [store] in
+            store.health.changed.notify()
+        }
+    }
+
+    /// Does each chore when it falls due. Retention and checkpoints run at the heartbeat after their period; the
+    /// heartbeat (every 5 s) and the watchdog are the deadlines, a store that starts or stops failing the event.
+    private func loop() async throws {
         let pid = getpid()
         var lastPrune = Date.distantPast
         var lastCheckpoint = clock()
@@ -30,8 +40,6 @@ struct HousekeepingService: Service {
         var shedFor: Date?
         var lastWatchdog = ContinuousClock.now
         let watchdog = notifier.watchdogInterval
-        var step = heartbeatPeriod
-        if let watchdog, watchdog < step { step = watchdog }
         var lastBeat = ContinuousClock.now - heartbeatPeriod
         while !Task.isCancelledOrShuttingDown {
             let now = clock()
@@ -78,7 +86,10 @@ struct HousekeepingService: Service {
                     lastWatchdog = ContinuousClock.now
                 }
             }
-            try? await Task.sleep(for: min(step, .seconds(1)))
+            // Sleep until the next chore falls due, or until the store starts or stops failing, or we stop.
+            var due = [lastBeat + heartbeatPeriod]
+            if let watchdog { due.append(lastWatchdog + watchdog) }
+            await store.health.changed.wait(until: due.min()!)
         }
     }
 

@@ -29,6 +29,9 @@ public final class StoreHealth: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Notified when writes start failing and when they commit again: housekeeping reacts at once instead of
+    /// polling.
+    let changed = WakeSignal()
     private let clock: @Sendable () -> Date
     /// How long a write may take before the store counts as stuck.
     let stuckAfter: TimeInterval
@@ -49,23 +52,27 @@ public final class StoreHealth: Sendable {
 
     func committed(_ token: UInt64) {
         let now = clock()
-        state.withLock { state in
+        let recovered = state.withLock { state in
             state.inFlight[token] = nil
-            state.failure = nil
+            defer { state.failure = nil }
             state.lastCommit = now
+            return state.failure != nil
         }
+        if recovered { changed.notify() }
     }
 
     func failed(_ token: UInt64, _ error: any Error) {
         let now = clock()
-        state.withLock { state in
+        let started = state.withLock { state in
             state.inFlight[token] = nil
             // Cancellation at shutdown is not a storage fault.
-            guard !(error is CancellationError) else { return }
+            guard !(error is CancellationError) else { return false }
             let (reason, full) = Self.describe(error)
-            state.failure = (state.failure?.since ?? now, reason, full)
+            defer { state.failure = (state.failure?.since ?? now, reason, full) }
             if state.unseen == nil { state.unseen = (now, reason) }
+            return state.failure == nil
         }
+        if started { changed.notify() }
     }
 
     /// A failure since the last call, even one the store has recovered from: a short outage is still reported.
