@@ -21,11 +21,14 @@ struct APIHandlers: Sendable {
     ) async throws(APIError)
         -> Response
     {
-        if route.name == .openAPI {
-            return EndpointRoutes.response(.ok, contentType: "application/json", body: OpenAPIDocument.json)
+        // The document needs no store; every other route does.
+        guard let api else {
+            if route.name == .openAPI { return Self.document }
+            throw APIError.unavailable("the API (this endpoint has no store)")
         }
-        guard let api else { throw APIError.unavailable("the API (this endpoint has no store)") }
         switch route.name {
+        case .openAPI:
+            return Self.document
         case .domains:
             return try await domains(request, api: api)
         case .domain:
@@ -38,8 +41,7 @@ struct APIHandlers: Sendable {
             return try Self.json(.ok, snapshot)
         case .history:
             let name = try await configuredDomain(context, api: api)
-            let limit = try Self.integer(
-                request, "limit", default: 1000, range: 1...Self.historyLimit)
+            let limit = try Self.integer(request, "limit", default: 1000, range: 1...Self.historyLimit)
             let report = try await read("history") {
                 try await StatusReader(store: api.store.reader).history(domain: name, limit: limit)
             }
@@ -56,9 +58,12 @@ struct APIHandlers: Sendable {
             return try await expireSilence(request, context: context, api: api)
         case .badge:
             return try await badge(context, api: api)
-        case .openAPI:
-            return EndpointRoutes.response(.ok, contentType: "application/json", body: OpenAPIDocument.json)
         }
+    }
+
+    /// `GET /api/v1/openapi.json`: the document kept in the repository, as it is.
+    static var document: Response {
+        EndpointRoutes.response(.ok, contentType: "application/json", body: OpenAPIDocument.json)
     }
 
     /// `{"silences": […]}`: what `silence list --json` prints, in an object.
