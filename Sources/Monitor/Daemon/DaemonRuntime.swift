@@ -21,10 +21,9 @@ actor DaemonRuntime {
     private var batchSlack: TimeInterval = 0
     private var inFlight: [String: Date] = [:]
     /// Each watched domain's book entry, replaced only by a check whose journal append committed.
-    private var book: [String: BookEntry]
+    private var book: [String: BookPage]
     /// The stored silences not yet ended, as `SchedulerService` last read them.
     private var silences: [Silence] = []
-    private var checksByVerdict: [String: [Verdict: Int]] = [:]
     /// The last time the scheduler loop went round: the basis of `/healthz` and the watchdog.
     private(set) var lastTick: Date
     /// Set when something was queued in the outbox since the delivery loop last looked.
@@ -52,7 +51,11 @@ actor DaemonRuntime {
         self.batchSlack = Self.batchSlack(configuration)
         self.conditions = ConditionBook(active: conditions)
         let configured = Set(configuration.domains.map(\.name))
-        self.book = book.filter { configured.contains($0.key) }
+        var pages: [String: BookPage] = [:]
+        // Sized once for every configured domain: growing it by doubling copied the whole table each time.
+        pages.reserveCapacity(configured.count)
+        for (domain, entry) in book where configured.contains(domain) { pages[domain] = BookPage(entry: entry) }
+        self.book = pages
         self.lastTick = now
         plan.startupWindow = Self.startupWindow(configuration)
         plan.setDomains(
@@ -73,8 +76,8 @@ actor DaemonRuntime {
         return min(1, shortest / 100)
     }
 
-    private static func lastChecks(_ book: [String: BookEntry]) -> [String: Date] {
-        book.compactMapValues { $0.state?.lastCheck }
+    private static func lastChecks(_ book: [String: BookPage]) -> [String: Date] {
+        book.compactMapValues { $0.entry.state?.lastCheck }
     }
 
     private static func index(_ configuration: MonitorConfiguration) -> [String: DomainConfiguration] {
@@ -142,7 +145,7 @@ actor DaemonRuntime {
             jobs.append(
                 CheckPipeline.Job(
                     domain: name, expectations: domain.expect, probe: jobSettings.probe,
-                    evaluation: jobSettings.evaluation, ledger: ledger, entry: book[name], silences: silences,
+                    evaluation: jobSettings.evaluation, ledger: ledger, entry: book[name]?.entry, silences: silences,
                     domainCount: count))
         }
         return jobs
@@ -161,13 +164,17 @@ actor DaemonRuntime {
             deliveryWake.notify()
         }
         if let outcome, configured {
-            book[domain] = outcome.entry
-            checksByVerdict[domain, default: [:]][outcome.report.verdict, default: 0] += 1
+            if let page = book[domain] {
+                page.entry = outcome.entry
+            } else {
+                book[domain] = BookPage(entry: outcome.entry)
+            }
+            book[domain]?.checks.add(outcome.report.verdict)
             checksCompleted += 1
         } else if outcome == nil {
             checksFailed += 1
         }
-        let state = book[domain]?.state
+        let state = book[domain]?.entry.state
         let behind = state.map { $0.verdict == .cdnStale || $0.verdict == .cdnMissing } ?? false
         plan.finished(
             domain, at: now, cdnBehind: behind, cdnExpiry: state?.expectedRefresh,
@@ -227,13 +234,13 @@ actor DaemonRuntime {
     /// The metrics of every configured domain that has been checked.
     func metrics(now: Date) -> [DomainMetrics] {
         configuration.domains.compactMap { domain in
-            guard let state = book[domain.name]?.state else { return nil }
+            guard let page = book[domain.name], let state = page.entry.state else { return nil }
             return DomainMetrics(
                 domain: domain.name, verdict: state.verdict, cdnInSync: state.cdnInSync,
                 staleSeconds: state.staleSince.map { max(0, now.timeIntervalSince($0)) },
                 certificateNotAfter: state.certificateNotAfter, lastCheck: state.lastCheck,
                 lastCheckDuration: state.lastDuration, lastPropagationDelay: state.lastPropagationDelay,
-                checksByVerdict: checksByVerdict[domain.name] ?? [:])
+                checksByVerdict: page.checks.byVerdict)
         }
     }
 
@@ -242,8 +249,8 @@ actor DaemonRuntime {
         // Counted, not grouped: grouping copied every domain's summary into arrays (2.7 MB at 10,000 domains) each
         // time systemd's status line was refreshed.
         var counts: [Verdict: Int] = [:]
-        for entry in book.values {
-            if let verdict = entry.state?.verdict { counts[verdict, default: 0] += 1 }
+        for page in book.values {
+            if let verdict = page.entry.state?.verdict { counts[verdict, default: 0] += 1 }
         }
         let summary = Verdict.allCases.compactMap { verdict in counts[verdict].map { "\($0) \(verdict.rawValue)" } }
         let monitor = conditions.active.keys.map(\.rawValue).sorted()
