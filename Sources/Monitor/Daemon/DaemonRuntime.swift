@@ -88,17 +88,22 @@ actor DaemonRuntime {
         configuration.domains.map { ($0.name, configuration.interval(for: $0).seconds) }
     }
 
-    /// Puts a new configuration in force; checks in flight finish with the one they started with.
-    func reload(_ configuration: MonitorConfiguration, now: Date) {
+    /// Puts a new configuration in force; checks in flight finish with the one they started with. `stored` holds the
+    /// journal's entries of domains the book does not hold (added back by this reload): they continue from there.
+    func reload(_ configuration: MonitorConfiguration, now: Date, stored: [String: BookEntry] = [:]) {
         let configuration = configuration.restrictedToShard()
         self.configuration = configuration
         plan.startupWindow = Self.startupWindow(configuration)
         batchSlack = Self.batchSlack(configuration)
+        let kept = Set(configuration.domains.map(\.name))
+        book = book.filter { kept.contains($0.key) }
+        for (domain, entry) in stored where kept.contains(domain) && book[domain] == nil {
+            book[domain] = BookPage(entry: entry)
+        }
+        // After the merge: a domain added back continues its schedule from its last check.
         plan.setDomains(
             Self.schedule(configuration), lastChecks: Self.lastChecks(book), now: now,
             random: { Double.random(in: 0..<1) })
-        let kept = Set(configuration.domains.map(\.name))
-        book = book.filter { kept.contains($0.key) }
         conditions.forget(keeping: kept)
         schedulerWake.notify()
         deliveryWake.notify()

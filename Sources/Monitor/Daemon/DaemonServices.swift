@@ -50,7 +50,8 @@ struct DaemonServices {
                 runtime: runtime, pipeline: pipeline, notifier: notifier, logger: Logger(label: "housekeeping"),
                 clock: clock),
             ReloadService(
-                runtime: runtime, path: options.configPath, environment: options.environment, notifier: notifier,
+                runtime: runtime, store: store, path: options.configPath, environment: options.environment,
+                notifier: notifier,
                 logger: Logger(label: "reload"), clock: clock),
         ]
         if let listen {

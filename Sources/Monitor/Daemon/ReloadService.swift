@@ -12,6 +12,8 @@ import UnixSignals
 /// configuration stays, the reason is logged and SIGTERM still ends the daemon.
 struct ReloadService: Service {
     let runtime: DaemonRuntime
+    /// Where the entries of domains added back by a reload are read from (the book drops removed domains).
+    let store: MonitorStore
     let path: String
     let environment: [String: String]
     let notifier: SystemdNotifier
@@ -62,7 +64,21 @@ struct ReloadService: Service {
         if previous.listen != configuration.listen || previous.stateDirectory != configuration.stateDirectory {
             logger.warning("listen and state_dir changes take effect at the next restart")
         }
-        await runtime.reload(configuration, now: clock())
+        // A domain removed by an earlier reload and listed again continues from what the journal holds of it: its
+        // state, alert states and open run (else it would start over as never checked, beside its stored alerts).
+        let watched = Set(previous.domains.map(\.name))
+        let added = configuration.restrictedToShard().domains.map(\.name).filter { !watched.contains($0) }
+        var stored: [String: BookEntry] = [:]
+        if !added.isEmpty {
+            do {
+                stored = try await store.reader.book(domains: added)
+            } catch {
+                logger.error(
+                    "the stored state of the added domains could not be read; they start as never checked",
+                    metadata: ["error": "\(error)"])
+            }
+        }
+        await runtime.reload(configuration, now: clock(), stored: stored)
         logger.notice(
             "configuration reloaded",
             metadata: [

@@ -40,4 +40,25 @@ struct DaemonRuntimeReloadTests {
         #expect(
             await jobs(runtime, from: later.addingTimeInterval(31), seconds: 120).filter { $0 == "a.test" }.count == 1)
     }
+
+    @Test("a domain added back by a reload continues from its stored entry: its state and run, on its schedule")
+    func addedBackContinuesFromStore() async throws {
+        let state = DomainState(
+            domain: "a.test", verdict: .originBroken, verdictSince: start, lastCheck: start.addingTimeInterval(-10),
+            lastDuration: 0.2)
+        let stored = BookEntry(state: state, run: RunMark(id: 7, key: "k"))
+        let runtime = DaemonRuntime(configuration: try configuration(["b.test"]), states: [], now: start)
+        await runtime.reload(try configuration(["a.test", "b.test"]), now: start, stored: ["a.test": stored])
+        // Checked 10 s ago at a 60 s interval: not due within the next 40 s, due by 60 s (± 10 % jitter).
+        #expect(await !jobs(runtime, from: start, seconds: 40).contains("a.test"))
+        let job = await runtime.takeDueJobs(now: start.addingTimeInterval(60)).jobs.first { $0.domain == "a.test" }
+        #expect(job?.entry == stored)
+        // An entry the book already holds is not replaced by the stored one.
+        await runtime.reload(
+            try configuration(["a.test", "b.test"]), now: start.addingTimeInterval(61),
+            stored: ["a.test": BookEntry()])
+        await runtime.finished("a.test", outcome: nil, now: start.addingTimeInterval(62))
+        let again = await runtime.takeDueJobs(now: start.addingTimeInterval(130)).jobs.first { $0.domain == "a.test" }
+        #expect(again?.entry == stored)
+    }
 }
