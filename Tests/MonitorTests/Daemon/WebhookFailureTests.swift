@@ -120,7 +120,9 @@ struct WebhookFailureTests {
                     let lines = deliveryLines.filter {
                         $0.contains("webhook=\(hook.name) ") || $0.hasSuffix("webhook=\(hook.name)")
                     }
-                    #expect(lines.count <= 6, "\(hook.name): \(lines.count) lines")
+                    // Each kind of line (failed, dead-lettered, woken) at most 5 a minute plus its "repeated" line:
+                    // one kind was 6 lines, but a loaded run showed two kinds for one receiver (7–9 lines).
+                    #expect(lines.count <= 12, "\(hook.name): \(lines.count) lines")
                 }
                 #expect(deliveryLines.count < attempts, "\(deliveryLines.count) lines for \(attempts) attempts")
                 print(
