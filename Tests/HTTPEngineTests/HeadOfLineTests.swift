@@ -20,7 +20,8 @@ struct HeadOfLineTests {
                     connectTo: [try ConnectToRule(parsing: "origin.test:443:127.0.0.1:\(stall.port)")],
                     trust: .only(caFile: cdn.caFile))
                 let stalled = Task { try await engine.perform(origin) }
-                try await stall.waitForConnections(1)
+                // A generous wait: in a full parallel run on 2 cores the first connect once took over 10 s.
+                try await stall.waitForConnections(1, timeout: .seconds(30))
                 var request = try fixtureRequest("https://cdn.test/a", server: cdn, host: "cdn.test")
                 request.waitsForMultiplexing = true
                 // Well inside the origin's 60 s: a CDN request queued behind its handshake fails.
