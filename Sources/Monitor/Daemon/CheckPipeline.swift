@@ -50,10 +50,7 @@ struct CheckPipeline: Sendable {
         let report = DomainReducer.report(
             of: observation, entry: job.entry, expectations: job.expectations, settings: job.evaluation, memo: memo)
         // The one read of a check, and only when the origin's meaning changed: the previous text for the diff.
-        var previous: String?
-        if let hash = DomainReducer.documentNeeded(entry: job.entry, report: report) {
-            previous = try await store.reader.document(hash: hash)
-        }
+        let previous = try await store.reader.previousOriginDocument(entry: job.entry, report: report)
         var generator = SystemRandomNumberGenerator()
         let makeID = { EventID.make(at: report.checkedAt, using: &generator) }
         let ledger = DomainReducer.records(

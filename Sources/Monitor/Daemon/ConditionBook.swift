@@ -62,11 +62,6 @@ final class ConditionBook: Sendable {
         book.withLock { $0.unjournaled = changes.transitions + $0.unjournaled }
     }
 
-    /// Whether transitions wait for an append (housekeeping then makes one).
-    var hasUnjournaled: Bool {
-        book.withLock { !$0.unjournaled.isEmpty }
-    }
-
     /// The unjournaled transitions and the active set, taken for an append of their own.
     func takeUnjournaled() -> Changes? {
         take { _ in [] }

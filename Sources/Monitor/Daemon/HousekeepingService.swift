@@ -139,7 +139,7 @@ struct HousekeepingService: Service {
         if let resolved = runtime.conditions.cleared(.store, now: now) {
             logger.notice("the state database commits again")
             await ConditionLog.journal(resolved, pipeline: pipeline, runtime: runtime, logger: logger)
-        } else if runtime.conditions.hasUnjournaled, let pending = runtime.conditions.takeUnjournaled() {
+        } else if let pending = runtime.conditions.takeUnjournaled() {
             // Changes whose append failed, and no check has carried them since.
             await ConditionLog.journal(pending, pipeline: pipeline, runtime: runtime, logger: logger)
         }

@@ -51,14 +51,12 @@ extension MonitorStore {
     /// entry and unended silences, reduces, and appends. The daemon does not call this; it keeps the book itself.
     @discardableResult
     public func record(report: DomainReport, policy: LedgerPolicy = .quiet) async throws -> LedgerOutcome {
-        let entry = try await reader.book(domains: [report.domain])[report.domain]
+        let entry = try await reader.entry(of: report.domain)
         let silences = try await reader.silences(at: report.checkedAt)
-        let previous = try await DomainReducer.documentNeeded(entry: entry, report: report).asyncMap {
-            try await reader.document(hash: $0)
-        }
+        let previous = try await reader.previousOriginDocument(entry: entry, report: report)
         var generator = SystemRandomNumberGenerator()
         let outcome = DomainReducer.records(
-            of: report, entry: entry, policy: policy, silences: silences, previousOriginDocument: previous ?? nil,
+            of: report, entry: entry, policy: policy, silences: silences, previousOriginDocument: previous,
             makeID: { EventID.make(at: report.checkedAt, using: &generator) })
         try await append(JournalAppend(check: (report, outcome), at: report.checkedAt))
         return outcome
@@ -71,13 +69,5 @@ extension MonitorStore {
                 deliveryID: delivery.deliveryID, eventID: delivery.event.id, webhook: delivery.webhook,
                 eventJSON: try MonitorJSON.encoder().encode(delivery.event), createdAt: time, nextAttemptAt: time)
         }
-    }
-}
-
-extension Optional {
-    /// `map` with an async transform.
-    fileprivate func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
-        guard let value = self else { return nil }
-        return try await transform(value)
     }
 }

@@ -4,7 +4,7 @@ import MonitorCore
 
 extension StoreReader {
     /// The book of `domains` as the journal left it: each domain's state, alert states and open history run. The
-    /// daemon reads it once at start; a domain never checked has no entry.
+    /// daemon reads it once at start (and a reload, for domains listed again); a domain never checked has no entry.
     ///
     /// A state this version cannot read throws (the database is damaged, and the daemon must not start over a
     /// history it cannot see); an alert state it cannot read starts over, as it would at the domain's next check.
@@ -14,31 +14,59 @@ extension StoreReader {
         return try await database.read { db in
             var book: [String: BookEntry] = [:]
             book.reserveCapacity(wanted.count)
-            let rows = try Row.fetchCursor(
-                db,
-                sql: """
-                    SELECT domain_state.domain, state_json, run_id, runs.key AS run_key FROM domain_state
-                    LEFT JOIN runs ON runs.id = domain_state.run_id
-                    """)
+            let rows = try Row.fetchCursor(db, sql: Self.entrySQL)
             while let row = try rows.next() {
                 let domain: String = row["domain"]
                 guard wanted.contains(domain) else { continue }
-                var entry = BookEntry()
-                entry.state = try Self.decode(
-                    DomainState.self, row["state_json"], what: "state of \(domain)", path: path)
-                if let id: Int64 = row["run_id"], let key = StoredHex.runKey.text(row["run_key"]) {
-                    entry.run = RunMark(id: id, key: key)
-                }
-                book[domain] = entry
+                book[domain] = try Self.entry(row, domain: domain, path: path)
             }
             for stored in try Self.alertStates(db, domain: nil) where wanted.contains(stored.identity.domain) {
-                guard
-                    let state = try? StoreCoding.decode(
-                        AlertState.self, from: stored.stateJSON, legacy: MonitorJSON.decoder())
-                else { continue }
+                guard let state = Self.alertState(stored) else { continue }
                 book[stored.identity.domain, default: BookEntry()].alerts[stored.identity] = state
             }
             return book
         }
+    }
+
+    /// One domain's entry, read by its keys (a store used without the daemon's book records one check at a time;
+    /// reading the whole book for each was quadratic in the number of domains).
+    public func entry(of domain: String) async throws -> BookEntry? {
+        let path = path
+        return try await database.read { db in
+            var entry = try Row.fetchOne(
+                db.cachedStatement(sql: Self.entrySQL + " WHERE domain_state.domain = ?"), arguments: [domain]
+            ).map { try Self.entry($0, domain: domain, path: path) }
+            for stored in try Self.alertStates(db, domain: domain) {
+                guard let state = Self.alertState(stored) else { continue }
+                entry = entry ?? BookEntry()
+                entry?.alerts[stored.identity] = state
+            }
+            return entry
+        }
+    }
+
+    /// The previous origin meaning's canonical text a check of `report` needs for its diff, read only when the
+    /// origin's meaning changed (`DomainReducer.documentNeeded`).
+    public func previousOriginDocument(entry: BookEntry?, report: DomainReport) async throws -> String? {
+        guard let hash = DomainReducer.documentNeeded(entry: entry, report: report) else { return nil }
+        return try await document(hash: hash)
+    }
+
+    private static let entrySQL = """
+        SELECT domain_state.domain, state_json, run_id, runs.key AS run_key FROM domain_state
+        LEFT JOIN runs ON runs.id = domain_state.run_id
+        """
+
+    private static func entry(_ row: Row, domain: String, path: String) throws -> BookEntry {
+        var entry = BookEntry()
+        entry.state = try decode(DomainState.self, row["state_json"], what: "state of \(domain)", path: path)
+        if let id: Int64 = row["run_id"], let key = StoredHex.runKey.text(row["run_key"]) {
+            entry.run = RunMark(id: id, key: key)
+        }
+        return entry
+    }
+
+    private static func alertState(_ stored: StoredAlertState) -> AlertState? {
+        try? StoreCoding.decode(AlertState.self, from: stored.stateJSON, legacy: MonitorJSON.decoder())
     }
 }
