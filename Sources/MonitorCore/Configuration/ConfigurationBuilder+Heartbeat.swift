@@ -16,25 +16,14 @@ extension ConfigurationBuilder {
         if let value = fields["allow_private"] {
             allowPrivate = reader.boolean(value, path: path.key("allow_private")) ?? false
         }
-        guard let (url, key, valueNode) = secretValue(fields, base: "url", node: node, path: path, required: true)
-        else { return nil }
         // The URL is the credential: messages say what is wrong without showing it.
-        if let problem = WebhookURLRule.problem(in: url, allowPrivate: allowPrivate) {
-            reader.report("\(problem) (value not shown)", at: valueNode, path: path.key(key))
-            return nil
-        }
-        let components = URLComponents(string: url)
-        if components?.scheme?.lowercased() == "http", !Self.isLoopback(components?.host ?? "") {
-            reader.warn(
-                "a plain http:// heartbeat can be read and replayed on the way; use https://", at: valueNode,
-                path: path.key(key))
-        }
-        if key == "url" {
-            reader.warn(
+        guard let found = credentialURL(fields, node: node, path: path, allowPrivate: allowPrivate) else { return nil }
+        warnAboutURL(
+            found, path: path, plainHTTP: "a plain http:// heartbeat can be read and replayed on the way; use https://",
+            inline:
                 "a heartbeat URL is a credential (anyone who has it can report this daemon healthy): move it out of "
-                    + "this file with url_file or url_env",
-                at: valueNode, path: path.key(key))
-        }
+                + "this file with url_file or url_env")
+        let url = found.url
         var settings = HeartbeatConfiguration(url: url)
         settings.allowPrivate = allowPrivate
         if let value = fields["every"] {

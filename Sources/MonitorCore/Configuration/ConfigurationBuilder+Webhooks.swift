@@ -33,12 +33,22 @@ extension ConfigurationBuilder {
             if let value = fields["allow_private"] {
                 allowPrivate = reader.boolean(value, path: itemPath.key("allow_private")) ?? false
             }
-            let url = webhookURL(fields, node: item, path: itemPath, allowPrivate: allowPrivate)
+            let found = credentialURL(fields, node: item, path: itemPath, allowPrivate: allowPrivate)
+            let url = found?.url
             var format = WebhookFormat.standard
             if let value = fields["format"] {
                 format = reader.choice(value, path: itemPath.key("format"), as: WebhookFormat.self) ?? format
             }
-            if let url { warnAboutURL(url, format: format, fields: fields, path: itemPath) }
+            if let found {
+                warnAboutURL(
+                    found, path: itemPath,
+                    plainHTTP:
+                        "a plain http:// receiver gets every event unencrypted and unauthenticated; use https://",
+                    inline: format == .standard
+                        ? nil
+                        : "a \(format.rawValue) webhook URL is a credential (anyone who has it can post to the channel): "
+                            + "move it out of this file with url_file or url_env")
+            }
             let secret = webhookSecret(fields, node: item, path: itemPath, format: format)
             var webhook = WebhookConfiguration(name: name ?? "", url: url ?? "", format: format, secret: secret)
             webhook.allowPrivate = allowPrivate
@@ -62,39 +72,32 @@ extension ConfigurationBuilder {
         return webhooks
     }
 
-    private mutating func webhookURL(
+    /// A URL that is a credential (a webhook's, a heartbeat's), from `url`, `url_file` or `url_env`, with the key it
+    /// came from and its node; refused, without showing it, when `WebhookURLRule` refuses it.
+    mutating func credentialURL(
         _ fields: [String: Node], node: Node, path: ConfigurationPath, allowPrivate: Bool
-    ) -> String? {
+    ) -> (url: String, key: String, node: Node)? {
         guard let (text, key, valueNode) = secretValue(fields, base: "url", node: node, path: path, required: true)
         else { return nil }
-        // The URL is a credential for chat webhooks: every message says what is wrong without showing it.
-        switch WebhookURLRule.problem(in: text, allowPrivate: allowPrivate) {
-        case .some(let problem):
+        if let problem = WebhookURLRule.problem(in: text, allowPrivate: allowPrivate) {
             reader.report("\(problem) (value not shown)", at: valueNode, path: path.key(key))
             return nil
-        case .none:
-            return text
         }
+        return (text, key, valueNode)
     }
 
-    /// Warnings of `config check` (issue 23 item 17) about a URL that works but exposes what it carries: plain
-    /// `http://` beyond loopback sends every event unencrypted, and a chat URL written inline puts the credential
-    /// (whoever has it can post to the channel) into a file that is copied, reviewed and committed.
-    private mutating func warnAboutURL(
-        _ url: String, format: WebhookFormat, fields: [String: Node], path: ConfigurationPath
+    /// Warnings of `config check` (issue 23 item 17) about a credential URL that works but exposes what it carries:
+    /// plain `http://` beyond loopback (`plainHTTP`), and, when `inline` says why, the URL written in the file that
+    /// is copied, reviewed and committed.
+    mutating func warnAboutURL(
+        _ found: (url: String, key: String, node: Node), path: ConfigurationPath, plainHTTP: String, inline: String?
     ) {
-        guard let key = ["url", "url_file", "url_env"].first(where: { fields[$0] != nil }) else { return }
-        let components = URLComponents(string: url)
+        let components = URLComponents(string: found.url)
         if components?.scheme?.lowercased() == "http", !Self.isLoopback(components?.host ?? "") {
-            reader.warn(
-                "a plain http:// receiver gets every event unencrypted and unauthenticated; use https://",
-                at: fields[key], path: path.key(key))
+            reader.warn(plainHTTP, at: found.node, path: path.key(found.key))
         }
-        if key == "url", format != .standard {
-            reader.warn(
-                "a \(format.rawValue) webhook URL is a credential (anyone who has it can post to the channel): move it "
-                    + "out of this file with url_file or url_env",
-                at: fields[key], path: path.key(key))
+        if found.key == "url", let inline {
+            reader.warn(inline, at: found.node, path: path.key(found.key))
         }
     }
 
