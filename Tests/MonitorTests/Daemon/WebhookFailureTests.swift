@@ -120,8 +120,9 @@ struct WebhookFailureTests {
                     let lines = deliveryLines.filter {
                         $0.contains("webhook=\(hook.name) ") || $0.hasSuffix("webhook=\(hook.name)")
                     }
-                    // Each kind of line (failed, dead-lettered, woken) at most 5 a minute plus its "repeated" line:
-                    // one kind was 6 lines, but a loaded run showed two kinds for one receiver (7–9 lines).
+                    // Each kind of line at most 5 a minute plus its "repeated" line. A line's `failure` field is part of
+                    // its kind (LogRateLimiter.kind), and under load a receiver that refuses or answers 500 also times
+                    // out now and then: a second kind, so up to 12 lines (7–9 seen), still far fewer than attempts.
                     #expect(lines.count <= 12, "\(hook.name): \(lines.count) lines")
                 }
                 #expect(deliveryLines.count < attempts, "\(deliveryLines.count) lines for \(attempts) attempts")
