@@ -8,8 +8,12 @@ actor DaemonRuntime {
         didSet {
             domainsByName = Self.index(configuration)
             jobSettings = JobSettings(configuration)
+            shortestInterval = Self.shortestInterval(configuration)
         }
     }
+    /// The shortest interval of any configured domain (0 without domains), derived once per configuration: the
+    /// start-up window, the batch slack and `/healthz`'s overdue rule read it.
+    private var shortestInterval: TimeInterval
     /// The configured domains by name: a check's start and finish look their domain up without scanning the list.
     private var domainsByName: [String: DomainConfiguration]
     /// What every job of this configuration carries, derived once per configuration rather than once per check
@@ -18,7 +22,7 @@ actor DaemonRuntime {
     private var plan = SchedulePlan()
     /// How early a check may start to share a wake-up with others: 1% of the shortest interval, at most a second
     /// (at 100,000 domains every 15 minutes, about 110 checks a second start in one batch instead of 110 wake-ups).
-    private var batchSlack: TimeInterval = 0
+    private var batchSlack: TimeInterval { min(1, shortestInterval / 100) }
     private var inFlight: [String: Date] = [:]
     /// Each watched domain's book entry, replaced only by a check whose journal append committed.
     private var book: [String: BookPage]
@@ -48,7 +52,7 @@ actor DaemonRuntime {
         self.configuration = configuration
         self.domainsByName = Self.index(configuration)
         self.jobSettings = JobSettings(configuration)
-        self.batchSlack = Self.batchSlack(configuration)
+        self.shortestInterval = Self.shortestInterval(configuration)
         self.conditions = ConditionBook(active: conditions)
         let configured = Set(configuration.domains.map(\.name))
         var pages: [String: BookPage] = [:]
@@ -57,7 +61,8 @@ actor DaemonRuntime {
         for (domain, entry) in book where configured.contains(domain) { pages[domain] = BookPage(entry: entry) }
         self.book = pages
         self.lastTick = now
-        plan.startupWindow = Self.startupWindow(configuration)
+        plan.startupWindow = Self.startupWindow(
+            shortestInterval: shortestInterval, domains: configuration.domains.count)
         plan.setDomains(
             Self.schedule(configuration), lastChecks: Self.lastChecks(self.book), now: now,
             random: { Double.random(in: 0..<1) })
@@ -66,14 +71,12 @@ actor DaemonRuntime {
     /// New domains are spread over 2 s plus 50 ms per domain, at most their shortest interval: a few domains are
     /// checked at once (a person starting the daemon sees results), a thousand do not all start in the same second,
     /// and 100,000 at a 15-minute interval take the first interval rather than the CPU's fastest pace.
-    static func startupWindow(_ configuration: MonitorConfiguration) -> TimeInterval {
-        let shortest = configuration.domains.map { configuration.interval(for: $0).seconds }.min() ?? 60
-        return min(shortest, 2 + 0.05 * Double(configuration.domains.count))
+    static func startupWindow(shortestInterval: TimeInterval, domains: Int) -> TimeInterval {
+        min(shortestInterval, 2 + 0.05 * Double(domains))
     }
 
-    private static func batchSlack(_ configuration: MonitorConfiguration) -> TimeInterval {
-        let shortest = configuration.domains.map { configuration.interval(for: $0).seconds }.min() ?? 0
-        return min(1, shortest / 100)
+    private static func shortestInterval(_ configuration: MonitorConfiguration) -> TimeInterval {
+        configuration.domains.map { configuration.interval(for: $0).seconds }.min() ?? 0
     }
 
     private static func lastChecks(_ book: [String: BookPage]) -> [String: Date] {
@@ -93,8 +96,8 @@ actor DaemonRuntime {
     func reload(_ configuration: MonitorConfiguration, now: Date, stored: [String: BookEntry] = [:]) {
         let configuration = configuration.restrictedToShard()
         self.configuration = configuration
-        plan.startupWindow = Self.startupWindow(configuration)
-        batchSlack = Self.batchSlack(configuration)
+        plan.startupWindow = Self.startupWindow(
+            shortestInterval: shortestInterval, domains: configuration.domains.count)
         let kept = Set(configuration.domains.map(\.name))
         book = book.filter { kept.contains($0.key) }
         for (domain, entry) in stored where kept.contains(domain) && book[domain] == nil {
@@ -231,8 +234,7 @@ actor DaemonRuntime {
     /// Why checks are a whole interval behind (the oldest due check waits longer than the shortest interval, at
     /// least a minute), or `nil`. For `/healthz` only: an overloaded daemon is not stuck, so the watchdog ignores it.
     func overdue(now: Date) -> String? {
-        let shortest = configuration.domains.map { configuration.interval(for: $0).seconds }.min() ?? 0
-        guard let wake = plan.nextWake, now.timeIntervalSince(wake) > max(60, shortest) else { return nil }
+        guard let wake = plan.nextWake, now.timeIntervalSince(wake) > max(60, shortestInterval) else { return nil }
         return "checks are overdue: one has waited \(Int(now.timeIntervalSince(wake))) s past its time"
     }
 
