@@ -11,6 +11,14 @@ extension StoreReader {
     public func book(domains: [String]) async throws -> [String: BookEntry] {
         let path = path
         let wanted = Set(domains)
+        // A few domains (a reload listing some again) are read by their keys, not by a scan of every row.
+        if wanted.count <= Self.keyedReads {
+            var book: [String: BookEntry] = [:]
+            for domain in wanted {
+                if let entry = try await entry(of: domain) { book[domain] = entry }
+            }
+            return book
+        }
         return try await database.read { db in
             var book: [String: BookEntry] = [:]
             book.reserveCapacity(wanted.count)
@@ -51,6 +59,9 @@ extension StoreReader {
         guard let hash = DomainReducer.documentNeeded(entry: entry, report: report) else { return nil }
         return try await document(hash: hash)
     }
+
+    /// Up to how many domains `book(domains:)` reads one by one.
+    static let keyedReads = 64
 
     private static let entrySQL = """
         SELECT domain_state.domain, state_json, run_id, runs.key AS run_key FROM domain_state
