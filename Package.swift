@@ -193,7 +193,8 @@ let package = Package(
             resources: [.copy("Resources/entitlements")], swiftSettings: strict),
         // The real-world corpus (Tests/AASATests/Resources/corpus, with its provenance) travels with the tests.
         .testTarget(
-            name: "AASATests", dependencies: ["AASA"], resources: [.copy("Resources/corpus")], swiftSettings: strict),
+            name: "AASATests", dependencies: ["AASA", "TestSupport"], resources: [.copy("Resources/corpus")],
+            swiftSettings: strict),
         .testTarget(
             name: "MonitorCoreTests", dependencies: ["MonitorCore", "AASA", "TestSupport"], swiftSettings: strict),
         .testTarget(

@@ -17,10 +17,12 @@ public enum MonitorBinary {
     public static func run(
         _ arguments: [String],
         environment: [String: String]? = nil,
+        standardInput: Data? = nil,
         timeout: Duration = .seconds(120),
         binary: String = MonitorBinary.url.path
     ) async throws -> Completion {
-        let process = try RunningMonitor(arguments: arguments, environment: environment, binary: binary)
+        let process = try RunningMonitor(
+            arguments: arguments, environment: environment, binary: binary, standardInput: standardInput)
         let status = try await process.waitForExit(timeout: timeout)
         return Completion(status: status, output: process.standardOutput, error: process.standardError)
     }
@@ -34,12 +36,14 @@ public final class RunningMonitor: @unchecked Sendable {
     private let process: Process
     private let outputPath: String
     private let errorPath: String
+    private let inputPath: String?
 
     /// Starts the binary with `arguments`; `environment` replaces the inherited one when given; `standardOutput`
-    /// replaces the collected file (`/dev/full`, a pipe nobody reads).
+    /// replaces the collected file (`/dev/full`, a pipe nobody reads); `standardInput` is read from a file (no
+    /// pipe to feed, so nothing blocks a thread of the test's cooperative pool).
     public init(
         arguments: [String], environment: [String: String]? = nil, binary: String = MonitorBinary.url.path,
-        standardOutput: FileHandle? = nil
+        standardOutput: FileHandle? = nil, standardInput: Data? = nil
     )
         throws
     {
@@ -50,11 +54,16 @@ public final class RunningMonitor: @unchecked Sendable {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("aasa-run-\(UUID().uuidString)").path
         outputPath = base + ".out"
         errorPath = base + ".err"
+        inputPath = standardInput == nil ? nil : base + ".in"
+        if let inputPath, let standardInput {
+            _ = FileManager.default.createFile(atPath: inputPath, contents: standardInput)
+        }
         _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
         _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
         process.standardOutput = try standardOutput ?? FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errorPath))
-        process.standardInput = FileHandle.nullDevice
+        process.standardInput =
+            try inputPath.map { try FileHandle(forReadingFrom: URL(fileURLWithPath: $0)) } ?? FileHandle.nullDevice
         try process.run()
         self.process = process
     }
@@ -63,6 +72,7 @@ public final class RunningMonitor: @unchecked Sendable {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         try? FileManager.default.removeItem(atPath: outputPath)
         try? FileManager.default.removeItem(atPath: errorPath)
+        if let inputPath { try? FileManager.default.removeItem(atPath: inputPath) }
     }
 
     public var pid: Int32 { process.processIdentifier }
