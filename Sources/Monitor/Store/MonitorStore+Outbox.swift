@@ -21,7 +21,7 @@ extension MonitorStore {
                     SELECT * FROM outbox WHERE state = ? AND next_attempt_at <= ?
                     ORDER BY next_attempt_at, id LIMIT ?
                     """,
-                arguments: [OutboxState.pending, now, limit]
+                arguments: [OutboxState.pending, StoredInstant(now), limit]
             ).map(Self.delivery)
         }
     }
@@ -42,7 +42,7 @@ extension MonitorStore {
                 sql: """
                     UPDATE outbox SET next_attempt_at = ? WHERE state = ? AND webhook = ? AND next_attempt_at > ?
                     """,
-                arguments: [time, OutboxState.pending, webhook, time])
+                arguments: [StoredInstant(time), OutboxState.pending, webhook, StoredInstant(time)])
             return db.changesCount
         }
     }
@@ -95,8 +95,9 @@ extension MonitorStore {
     private func finishAttempt(
         id: Int64, at time: Date, status: Int?, error: String?, ending: AttemptEnding
     ) async throws {
-        let finished = ending.state == .pending ? nil : time
-        let delivered = ending.state == .delivered ? time : nil
+        let at = StoredInstant(time)
+        let finished = ending.state == .pending ? nil : at
+        let delivered = ending.state == .delivered ? at : nil
         try await writer.write { db in
             try db.execute(
                 sql: """
@@ -107,7 +108,8 @@ extension MonitorStore {
                     WHERE id = :id AND state = :pending
                     """,
                 arguments: [
-                    "at": time, "status": status, "error": error, "state": ending.state, "next": ending.nextAttempt,
+                    "at": at, "status": status, "error": error, "state": ending.state,
+                    "next": ending.nextAttempt.map(StoredInstant.init),
                     "delivered": delivered, "finished": finished, "id": id, "pending": OutboxState.pending,
                 ])
         }
@@ -117,8 +119,9 @@ extension MonitorStore {
         OutboxDelivery(
             id: row["id"], state: OutboxState(rawValue: row["state"]) ?? .pending, deliveryID: row["delivery_id"],
             eventID: row["event_id"], webhook: row["webhook"],
-            eventJSON: row["event_json"], attempts: row["attempts"], firstAttemptAt: row["first_attempt_at"],
-            nextAttemptAt: row["next_attempt_at"], lastStatus: row["last_status"], lastError: row["last_error"],
-            createdAt: row["created_at"])
+            eventJSON: row["event_json"], attempts: row["attempts"],
+            firstAttemptAt: row.optionalDate("first_attempt_at"),
+            nextAttemptAt: row.date("next_attempt_at"), lastStatus: row["last_status"], lastError: row["last_error"],
+            createdAt: row.date("created_at"))
     }
 }

@@ -14,7 +14,7 @@ extension MonitorStore {
                     ON CONFLICT (hash) DO UPDATE SET last_seen = max(last_seen, excluded.last_seen)
                     """
             ).execute(
-                arguments: [StoredHex.documentHash.value(hash), text, seenAt])
+                arguments: [StoredHex.documentHash.value(hash), text, StoredInstant(seenAt)])
         }
     }
 
@@ -30,7 +30,7 @@ extension MonitorStore {
         switch outcome.run {
         case .extend(let open, let lastSeen):
             try db.cachedStatement(sql: "UPDATE runs SET last_seen = ?, checks = checks + 1 WHERE id = ?")
-                .execute(arguments: [StoredDate.value(lastSeen), open.id])
+                .execute(arguments: [StoredInstant(lastSeen), open.id])
             run = open
         case .start(let new):
             try db.cachedStatement(
@@ -41,7 +41,7 @@ extension MonitorStore {
                     """
             ).execute(
                 arguments: [
-                    new.domain, StoredDate.value(new.firstSeen), StoredDate.value(new.lastSeen), new.checks,
+                    new.domain, StoredInstant(new.firstSeen), StoredInstant(new.lastSeen), new.checks,
                     new.verdict.rawValue,
                     StoredHex.documentHash.value(new.originHash), StoredHex.documentHash.value(new.cdnHash),
                     StoredHex.runKey.value(new.key), try StoreCoding.encode(new.report), new.opensHistory,
@@ -70,7 +70,9 @@ extension MonitorStore {
         // The domain's first run stands for its first events (`FirstRunEvents`); `history` reads them from it.
         for event in FirstRunEvents.stored(outcome.timeline, run: outcome.run) {
             try db.cachedStatement(sql: "INSERT INTO timeline (domain, at, kind, detail_json) VALUES (?, ?, ?, ?)")
-                .execute(arguments: [state.domain, event.at, event.kind.rawValue, try StoreCoding.encode(event.detail)])
+                .execute(arguments: [
+                    state.domain, StoredInstant(event.at), event.kind.rawValue, try StoreCoding.encode(event.detail),
+                ])
         }
         if outcome.alertsChanged {
             try writeAlerts(db, domain: state.domain, alerts: outcome.alerts)
@@ -110,8 +112,7 @@ extension MonitorStore {
             ).execute(
                 arguments: [
                     insert.deliveryID, insert.eventID, insert.webhook, insert.eventJSON, OutboxState.pending,
-                    insert.nextAttemptAt,
-                    insert.createdAt,
+                    StoredInstant(insert.nextAttemptAt), StoredInstant(insert.createdAt),
                 ])
             inserted += db.changesCount
         }

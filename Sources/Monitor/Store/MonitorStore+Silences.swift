@@ -21,7 +21,9 @@ extension MonitorStore {
                     INSERT INTO silences (domains_json, code, starts_at, ends_at, author, reason, created_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?)
                     """,
-                arguments: [domainsJSON, code, start, end, author, reason, now])
+                arguments: [
+                    domainsJSON, code, StoredInstant(start), StoredInstant(end), author, reason, StoredInstant(now),
+                ])
             return Silence(
                 id: String(db.lastInsertedRowID), domains: domains, code: code, startsAt: start, endsAt: end,
                 author: author, reason: reason)
@@ -36,7 +38,7 @@ extension MonitorStore {
                 sql: """
                     UPDATE silences SET ends_at = max(?1, starts_at), expired_by = ?2 WHERE id = ?3 AND ends_at > ?1
                     """,
-                arguments: [now, author, id])
+                arguments: [StoredInstant(now), author, id])
             return try Row.fetchOne(db, sql: "SELECT * FROM silences WHERE id = ?", arguments: [id])
                 .map(StoreReader.silence)
         }
@@ -45,7 +47,8 @@ extension MonitorStore {
     /// The stored silences covering `domain` that have not ended at `now`, for the check's snapshot.
     static func pendingSilences(_ db: Database, domain: String, at now: Date) throws -> [Silence] {
         try Row.fetchAll(
-            db.cachedStatement(sql: "SELECT * FROM silences WHERE ends_at > ? ORDER BY id"), arguments: [now]
+            db.cachedStatement(sql: "SELECT * FROM silences WHERE ends_at > ? ORDER BY id"),
+            arguments: [StoredInstant(now)]
         ).map(StoreReader.silence).filter { $0.covers(domain: domain) }
     }
 }
@@ -58,7 +61,7 @@ extension StoreReader {
             guard try db.tableExists("silences") else { return [] }
             return try Row.fetchAll(
                 db, sql: "SELECT * FROM silences WHERE ends_at > ? ORDER BY id",
-                arguments: [now.addingTimeInterval(-endedWithin)]
+                arguments: [StoredInstant(now.addingTimeInterval(-endedWithin))]
             ).map(Self.silence)
         }
     }
@@ -69,6 +72,6 @@ extension StoreReader {
         let id: Int64 = row["id"]
         return Silence(
             id: String(id), domains: domainsJSON == nil ? nil : (domains ?? []), code: row["code"],
-            startsAt: row["starts_at"], endsAt: row["ends_at"], author: row["author"], reason: row["reason"])
+            startsAt: row.date("starts_at"), endsAt: row.date("ends_at"), author: row["author"], reason: row["reason"])
     }
 }

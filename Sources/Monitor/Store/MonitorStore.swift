@@ -113,7 +113,7 @@ public final class MonitorStore: Sendable {
                                         THEN started_at ELSE excluded.started_at END,
                       pid = excluded.pid, host = excluded.host, beat_at = excluded.beat_at, version = excluded.version
                     """,
-                arguments: [Int64(pid), host, time, version])
+                arguments: [Int64(pid), host, StoredInstant(time), version])
         }
     }
 
@@ -121,8 +121,9 @@ public final class MonitorStore: Sendable {
     /// older than `cutoff`, documents no run or current state refers to and not seen since `cutoff`, and finished
     /// deliveries older than `cutoff`. Current domain state, alert states and unfinished deliveries are kept.
     @discardableResult
-    public func prune(olderThan cutoff: Date) async throws -> PruneResult {
-        try await writer.write { db in
+    public func prune(olderThan date: Date) async throws -> PruneResult {
+        let cutoff = StoredInstant(date)
+        return try await writer.write { db in
             try db.execute(
                 sql: """
                     DELETE FROM runs WHERE last_seen < ?

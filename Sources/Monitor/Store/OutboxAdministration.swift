@@ -25,7 +25,7 @@ extension MonitorStore {
             case .pending, .retrying:
                 try db.execute(
                     sql: "UPDATE outbox SET next_attempt_at = min(next_attempt_at, ?) WHERE id = ?",
-                    arguments: [now, id])
+                    arguments: [StoredInstant(now), id])
             }
             return try Self.outboxEntry(db, id: id) ?? entry
         }
@@ -69,7 +69,7 @@ extension MonitorStore {
     private static func revive(
         _ db: Database, where condition: String, arguments: StatementArguments, at now: Date
     ) throws {
-        let all: StatementArguments = [OutboxState.pending, now] + arguments
+        let all: StatementArguments = [OutboxState.pending, StoredInstant(now)] + arguments
         try db.execute(
             sql: """
                 UPDATE outbox SET state = ?, next_attempt_at = ?, attempts = 0, first_attempt_at = NULL,
@@ -126,8 +126,8 @@ extension StoreReader {
         return OutboxEntry(
             id: row["id"], standing: standing, webhook: row["webhook"], eventID: row["event_id"],
             deliveryID: row["delivery_id"], eventType: event?.type ?? "unreadable", domain: event?.domain ?? "",
-            code: event?.code ?? "", attempts: attempts, createdAt: row["created_at"],
-            nextAttemptAt: state == .pending ? row["next_attempt_at"] : nil, lastStatus: row["last_status"],
-            lastError: row["last_error"], finishedAt: row["finished_at"])
+            code: event?.code ?? "", attempts: attempts, createdAt: row.date("created_at"),
+            nextAttemptAt: state == .pending ? row.date("next_attempt_at") : nil, lastStatus: row["last_status"],
+            lastError: row["last_error"], finishedAt: row.optionalDate("finished_at"))
     }
 }

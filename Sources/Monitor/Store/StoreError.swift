@@ -7,7 +7,7 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case newerSchema
         /// The file lacks migrations this version needs; the daemon migrates it when it starts.
         case olderSchema
-        /// A stored JSON value could not be read back.
+        /// A stored value (JSON, a time) could not be read back.
         case corruptValue(String)
         /// SQLite could open the file only read-only (owner, mode, immutable flag, read-only mount).
         case unwritable

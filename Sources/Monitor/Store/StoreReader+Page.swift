@@ -40,7 +40,7 @@ extension StoreReader {
                     default: nil
                     }
                 guard let seconds, seconds.isFinite, seconds >= 0 else { return nil }
-                return Propagation(at: row["at"], delay: seconds)
+                return Propagation(at: row.date("at"), delay: seconds)
             }
         }
     }

@@ -74,8 +74,8 @@ extension StoreReader {
                 let taken = checks[domain, default: []].count
                 guard taken < count else { continue }
                 let run = RecentCheck(
-                    verdict: ListedVerdict(stored: row["verdict"]), firstSeen: row["first_seen"],
-                    lastSeen: row["last_seen"])
+                    verdict: ListedVerdict(stored: row["verdict"]), firstSeen: row.date("first_seen"),
+                    lastSeen: row.date("last_seen"))
                 let repeated = max(row["checks"] as Int, 1)
                 checks[domain, default: []].append(contentsOf: repeatElement(run, count: min(repeated, count - taken)))
             }

@@ -68,7 +68,7 @@ public final class StoreReader: Sendable {
                 }
                 let detail = try Self.decode(
                     FindingDetail.self, row["detail_json"], what: "timeline detail of \(domain)", path: path)
-                return TimelineEvent(at: row["at"], kind: kind, detail: detail)
+                return TimelineEvent(at: row.date("at"), kind: kind, detail: detail)
             }
             let opening = try Row.fetchAll(
                 db,
@@ -87,7 +87,7 @@ public final class StoreReader: Sendable {
                     try? StoreCoding.decode(DomainReport.self, from: $0)
                 }
                 return (
-                    firstSeen: row["first_seen"] as Date, verdict: verdict,
+                    firstSeen: row.date("first_seen"), verdict: verdict,
                     originHash: StoredHex.documentHash.text(row["origin_hash"]),
                     because: report.map { VerdictReasons.codes(for: verdict, findings: $0.findings) } ?? []
                 )
@@ -108,7 +108,8 @@ public final class StoreReader: Sendable {
                 arguments: [domain, limit]
             ).map { row in
                 StoredRun(
-                    id: row["id"], domain: row["domain"], firstSeen: row["first_seen"], lastSeen: row["last_seen"],
+                    id: row["id"], domain: row["domain"], firstSeen: row.date("first_seen"),
+                    lastSeen: row.date("last_seen"),
                     checks: row["checks"], verdict: row["verdict"],
                     originHash: StoredHex.documentHash.text(row["origin_hash"]),
                     cdnHash: StoredHex.documentHash.text(row["cdn_hash"]))
@@ -141,7 +142,8 @@ public final class StoreReader: Sendable {
             try Row.fetchOne(db, sql: "SELECT pid, host, started_at, beat_at, version FROM heartbeat WHERE id = 1")
                 .map { row in
                     Heartbeat(
-                        pid: row["pid"], host: row["host"], startedAt: row["started_at"], beatAt: row["beat_at"],
+                        pid: row["pid"], host: row["host"], startedAt: row.date("started_at"),
+                        beatAt: row.date("beat_at"),
                         version: row["version"])
                 }
         }
@@ -156,8 +158,9 @@ public final class StoreReader: Sendable {
     /// When the next waiting delivery is due, or `nil` when none waits.
     public func nextAttemptTime() async throws -> Date? {
         try await database.read { db in
-            try Date.fetchOne(
-                db, sql: "SELECT min(next_attempt_at) FROM outbox WHERE state = ?", arguments: [OutboxState.pending])
+            try StoredInstant.fetchOne(
+                db, sql: "SELECT min(next_attempt_at) FROM outbox WHERE state = ?", arguments: [OutboxState.pending]
+            )?.date
         }
     }
 
@@ -207,8 +210,8 @@ public final class StoreReader: Sendable {
                 ]
             ).compactMap { row in
                 let retrying: Int = row["retrying"]
-                let lastDead: Date? = row["last_dead"]
-                let lastDelivered: Date? = row["last_delivered"]
+                let lastDead: StoredInstant? = row["last_dead"]
+                let lastDelivered: StoredInstant? = row["last_delivered"]
                 let deadIsNewest = lastDead.map { dead in lastDelivered.map { dead > $0 } ?? true } ?? false
                 guard retrying > 0 || deadIsNewest else { return nil }
                 return FailingWebhook(

@@ -2,8 +2,8 @@ import GRDB
 
 /// The database schema, as an ordered list of migrations; only the daemon runs them.
 ///
-/// Times in columns are GRDB's text form (`2026-11-21 19:12:03.000`, UTC), which sorts and compares as time.
-/// JSON columns use `StoreCoding` (deflated; rows written before compression, and those the migrations copy, are
+/// Times in columns are INTEGER milliseconds since 1970 UTC (`StoredInstant`), which sort and compare as time; the
+/// columns v1–v5 declared as DATETIME held GRDB's text form (`2026-11-21 19:12:03.000`, UTC) until v6. JSON columns use `StoreCoding` (deflated; rows written before compression, and those the migrations copy, are
 /// plain JSON, which it reads too), except `outbox.event_json`, the webhook body as sent (`MonitorJSON`). Never edit
 /// a registered migration: add a new one.
 enum StoreSchema {
@@ -28,6 +28,9 @@ enum StoreSchema {
         }
         migrator.registerMigration("v5-silences") { db in
             try createSilences(db)
+        }
+        migrator.registerMigration("v6-millisecond-dates") { db in
+            try storeMillisecondDates(db)
         }
         return migrator
     }
@@ -202,6 +205,43 @@ enum StoreSchema {
             table.column("expired_by", .text)
         }
         try db.create(index: "silences_by_end", on: "silences", columns: ["ends_at"])
+    }
+
+    /// Every time column as INTEGER milliseconds since 1970 UTC (`StoredInstant`) instead of GRDB's 23-byte text.
+    ///
+    /// The columns keep their DATETIME declaration: its NUMERIC affinity stores an integer as an integer (tested with
+    /// `typeof`), so no table is rebuilt. SQLite's `julianday` reads the text to the millisecond, and the rounding
+    /// removes the floating-point error of the scaling. Only text is converted (NULL stays NULL), so an integer is
+    /// never read as a Julian day. Text `julianday` cannot read stops the migration, naming the row, rather than
+    /// becoming NULL or a wrong time; the daemon then does not start on a history it would misread.
+    private static func storeMillisecondDates(_ db: Database) throws {
+        let columns: [(table: String, column: String)] = [
+            ("documents", "first_seen"), ("documents", "last_seen"), ("runs", "first_seen"), ("runs", "last_seen"),
+            ("timeline", "at"), ("heartbeat", "started_at"), ("heartbeat", "beat_at"), ("outbox", "first_attempt_at"),
+            ("outbox", "next_attempt_at"), ("outbox", "created_at"), ("outbox", "delivered_at"),
+            ("outbox", "finished_at"), ("silences", "starts_at"), ("silences", "ends_at"), ("silences", "created_at"),
+        ]
+        for (table, column) in columns {
+            if let unreadable = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT rowid AS row, \(column) AS value FROM \(table)
+                    WHERE typeof(\(column)) = 'text' AND julianday(\(column)) IS NULL LIMIT 1
+                    """)
+            {
+                let row: Int64 = unreadable["row"]
+                let text: String = unreadable["value"]
+                let path = try String.fetchOne(db, sql: "SELECT file FROM pragma_database_list WHERE name = 'main'")
+                throw StoreError(
+                    .corruptValue("\(table).\(column) of row \(row) is '\(text)', not a time"), path: path ?? "")
+            }
+            try db.execute(
+                sql: """
+                    UPDATE \(table)
+                    SET \(column) = CAST(round((julianday(\(column)) - 2440587.5) * 86400000.0) AS INTEGER)
+                    WHERE typeof(\(column)) = 'text'
+                    """)
+        }
     }
 
     /// Per-domain state, alert states and the daemon's heartbeat.
