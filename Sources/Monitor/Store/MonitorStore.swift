@@ -121,17 +121,17 @@ public final class MonitorStore: Sendable {
     /// older than `cutoff`, documents no run or current state refers to and not seen since `cutoff`, and finished
     /// deliveries older than `cutoff`. Current domain state, alert states and unfinished deliveries are kept.
     @discardableResult
-    public func prune(olderThan date: Date) async throws -> PruneResult {
-        let cutoff = StoredInstant(date)
+    public func prune(olderThan cutoff: Date) async throws -> PruneResult {
+        let before = StoredInstant(cutoff)
         return try await writer.write { db in
             try db.execute(
                 sql: """
                     DELETE FROM runs WHERE last_seen < ?
                       AND id NOT IN (SELECT run_id FROM domain_state WHERE run_id IS NOT NULL)
                     """,
-                arguments: [cutoff])
+                arguments: [before])
             let runs = db.changesCount
-            try db.execute(sql: "DELETE FROM timeline WHERE at < ?", arguments: [cutoff])
+            try db.execute(sql: "DELETE FROM timeline WHERE at < ?", arguments: [before])
             let timelineEvents = db.changesCount
             try db.execute(
                 sql: """
@@ -141,13 +141,13 @@ public final class MonitorStore: Sendable {
                       UNION SELECT origin_hash FROM domain_state WHERE origin_hash IS NOT NULL
                       UNION SELECT cdn_hash FROM domain_state WHERE cdn_hash IS NOT NULL)
                     """,
-                arguments: [cutoff])
+                arguments: [before])
             let documents = db.changesCount
             // Silences over for longer than retention say nothing any more.
-            try db.execute(sql: "DELETE FROM silences WHERE ends_at < ?", arguments: [cutoff])
+            try db.execute(sql: "DELETE FROM silences WHERE ends_at < ?", arguments: [before])
             try db.execute(
                 sql: "DELETE FROM outbox WHERE state IN (?, ?) AND finished_at < ?",
-                arguments: [OutboxState.delivered, OutboxState.dead, cutoff])
+                arguments: [OutboxState.delivered, OutboxState.dead, before])
             return PruneResult(
                 runs: runs, timelineEvents: timelineEvents, documents: documents, deliveries: db.changesCount)
         }

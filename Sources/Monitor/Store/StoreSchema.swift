@@ -3,9 +3,11 @@ import GRDB
 /// The database schema, as an ordered list of migrations; only the daemon runs them.
 ///
 /// Times in columns are INTEGER milliseconds since 1970 UTC (`StoredInstant`), which sort and compare as time; the
-/// columns v1–v5 declared as DATETIME held GRDB's text form (`2026-11-21 19:12:03.000`, UTC) until v6. JSON columns use `StoreCoding` (deflated; rows written before compression, and those the migrations copy, are
-/// plain JSON, which it reads too), except `outbox.event_json`, the webhook body as sent (`MonitorJSON`). Never edit
-/// a registered migration: add a new one.
+/// columns v1–v5 declared as DATETIME held GRDB's text form (`2026-11-21 19:12:03.000`, UTC) until v6. A new time
+/// column is declared `.datetime` too: the tests find every time column by that declaration. JSON columns use
+/// `StoreCoding` (deflated; rows written before compression, and those the migrations copy, are plain JSON, which it
+/// reads too), except `outbox.event_json`, the webhook body as sent (`MonitorJSON`). Never edit a registered
+/// migration: add a new one.
 enum StoreSchema {
     /// The file inside the state directory.
     static let fileName = "aasa-monitor.sqlite"
