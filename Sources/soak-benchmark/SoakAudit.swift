@@ -85,7 +85,7 @@ struct SoakAudit {
                     AlertState.self, from: alert.stateJSON, legacy: MonitorJSON.decoder())
             else { continue }
             let identity = alert.identity
-            let key = [identity.domain, identity.code, identity.source.rawValue, identity.subject].joined(
+            let key = [identity.domain, identity.code.id, identity.source.rawValue, identity.subject].joined(
                 separator: "|")
             switch state {
             case .firing(let firing), .resolving(let firing, _, _):

@@ -1,3 +1,4 @@
+import AASA
 import Foundation
 import MonitorCore
 import Synchronization
@@ -28,7 +29,7 @@ final class ConditionBook: Sendable {
     }
 
     /// The active conditions.
-    var active: [MonitorConditions.Code: MonitorConditions.Condition] {
+    var active: [FindingCode: MonitorConditions.Condition] {
         book.withLock { $0.conditions.active }
     }
 
@@ -43,12 +44,12 @@ final class ConditionBook: Sendable {
     }
 
     /// A fault of this process or host seen at `now`.
-    func fault(_ code: MonitorConditions.Code, message: String, now: Date) -> Changes? {
+    func fault(_ code: FindingCode, message: String, now: Date) -> Changes? {
         take { $0.fault(code, message: message, now: now) }
     }
 
     /// The fault `code` is over.
-    func cleared(_ code: MonitorConditions.Code, now: Date) -> Changes? {
+    func cleared(_ code: FindingCode, now: Date) -> Changes? {
         take { $0.cleared(code, now: now) }
     }
 
@@ -72,7 +73,7 @@ final class ConditionBook: Sendable {
             let transitions = book.unjournaled + change(&book.conditions)
             book.unjournaled = []
             guard !transitions.isEmpty else { return nil }
-            let active = book.conditions.active.values.sorted { $0.code.rawValue < $1.code.rawValue }
+            let active = book.conditions.active.values.sorted { $0.code < $1.code }
             return Changes(transitions: transitions, active: active)
         }
     }

@@ -1,3 +1,4 @@
+import AASA
 import Foundation
 import Logging
 import MonitorCore
@@ -25,7 +26,7 @@ enum ConditionLog {
             // Kept in memory (status line, /healthz) and put back for the next append: nothing is lost.
             logger.error(
                 "a monitor condition could not be written to the state database yet; it is written with the next check that commits",
-                metadata: ["codes": "\(changes.transitions.map(\.condition.code.rawValue).joined(separator: ","))"])
+                metadata: ["codes": "\(changes.transitions.map(\.condition.code.id).joined(separator: ","))"])
         }
     }
 }

@@ -1,3 +1,4 @@
+import AASA
 import Foundation
 import MonitorCore
 
@@ -8,8 +9,8 @@ enum DaemonHealth {
     /// scheduler is behind; else healthy.
     static func check(runtime: DaemonRuntime, store: MonitorStore, now: Date) async -> HealthCheck {
         if let trouble = storeTrouble(store.health.status) { return .unhealthy(reason: trouble) }
-        if let fault = runtime.conditions.active[.resources] {
-            return .unhealthy(reason: "monitor.resources: \(fault.message)")
+        if let fault = runtime.conditions.active[.monitorResources] {
+            return .unhealthy(reason: "\(FindingCode.monitorResources): \(fault.message)")
         }
         if let overdue = await runtime.overdue(now: now) { return .unhealthy(reason: overdue) }
         return await runtime.health(now: now)

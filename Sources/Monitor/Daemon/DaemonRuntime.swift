@@ -1,3 +1,4 @@
+import AASA
 import Foundation
 
 /// The daemon's shared state: the configuration in force, the schedule, what is in flight, and the book — each
@@ -260,7 +261,7 @@ actor DaemonRuntime {
             if let verdict = page.entry.state?.verdict { counts[verdict, default: 0] += 1 }
         }
         let summary = Verdict.allCases.compactMap { verdict in counts[verdict].map { "\($0) \(verdict.rawValue)" } }
-        let monitor = conditions.active.keys.map(\.rawValue).sorted()
+        let monitor = conditions.active.keys.sorted().map(\.id)
         return "watching \(configuration.domains.count) domains"
             + (summary.isEmpty ? "" : ": " + summary.joined(separator: ", "))
             + (monitor.isEmpty ? "" : "; " + monitor.joined(separator: ", "))

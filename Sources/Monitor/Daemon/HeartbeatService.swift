@@ -1,3 +1,4 @@
+import AASA
 import Foundation
 import HTTPEngine
 import Logging
@@ -52,8 +53,8 @@ struct HeartbeatService: Service {
         if case .unhealthy(let reason) = await DaemonHealth.check(runtime: runtime, store: store, now: now) {
             return reason
         }
-        let conditions = runtime.conditions.active.values.sorted { $0.code.rawValue < $1.code.rawValue }
-        return conditions.first.map { "\($0.code.rawValue): \($0.message)" }
+        let conditions = runtime.conditions.active.values.sorted { $0.code < $1.code }
+        return conditions.first.map { "\($0.code): \($0.message)" }
     }
 
     private func send(_ ping: HeartbeatPing, settings: HeartbeatConfiguration) async {

@@ -98,12 +98,12 @@ enum DomainPageHTML {
             html.text(cause.text.prefix(1).uppercased() + cause.text.dropFirst() + ".")
             html.raw("</em>")
         }
-        if let code = FindingCode(id: finding.code) {
+        if finding.code.isRegistered {
             // The registry's texts, as `aasa-monitor explain CODE` prints them.
             html.raw("</p><p><em>Meaning:</em> ")
-            html.text(code.meaning)
+            html.text(finding.code.meaning)
             html.raw("</p><p><em>Why Apple cares:</em> ")
-            html.text(code.whyAppleCares)
+            html.text(finding.code.whyAppleCares)
         }
         html.raw("</p><p><em>What to do:</em> ")
         html.text(FixAdvice.text(for: finding.code))

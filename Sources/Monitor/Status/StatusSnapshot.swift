@@ -1,3 +1,4 @@
+import AASA
 import Foundation
 import MonitorCore
 
@@ -57,7 +58,7 @@ public struct DomainStatus: Sendable, Hashable, Encodable {
 /// An open finding and when it first appeared. `status` lists them causes first, each followed by its
 /// consequences (`FindingStatus.causesFirst`).
 public struct FindingStatus: Sendable, Hashable, Encodable {
-    public var code: String
+    public var code: FindingCode
     public var severity: ReportFinding.Severity
     public var source: FindingSource
     /// The URL or app ID of an `expect.*` finding, empty otherwise.
@@ -107,7 +108,7 @@ public struct CertificateStatus: Sendable, Hashable, Encodable {
 
 /// One stored alert; `state` and `since` come from the alerting code's JSON (keys `state`, `since`).
 public struct AlertStatus: Sendable, Hashable, Encodable {
-    public var code: String
+    public var code: FindingCode
     public var source: FindingSource
     public var subject: String
     @NullWhenAbsent public var state: String?

@@ -7,11 +7,8 @@ import MonitorCore
 /// status page and a restart see them, with their deliveries in the same transaction.
 extension MonitorStore {
     /// The source a condition's alert state is filed under: where the trouble shows.
-    static func source(of code: MonitorConditions.Code) -> FindingSource {
-        switch code {
-        case .cdnUnreachable: .cdn
-        case .network, .resources, .store: .wellKnown
-        }
+    static func source(of code: FindingCode) -> FindingSource {
+        code == .monitorCDNUnreachable ? .cdn : .wellKnown
     }
 
     /// Replaces the stored conditions (alert states of the empty domain) with `active`.
@@ -28,7 +25,7 @@ extension MonitorStore {
                     VALUES ('', ?, ?, '', ?)
                     """,
                 arguments: [
-                    condition.code.rawValue, Self.source(of: condition.code).rawValue, try StoreCoding.encode(state),
+                    condition.code.id, Self.source(of: condition.code).rawValue, try StoreCoding.encode(state),
                 ])
         }
     }
@@ -37,7 +34,9 @@ extension MonitorStore {
     public func activeConditions() async throws -> [MonitorConditions.Condition] {
         try await writer.read { db in
             try StoreReader.alertStates(db, domain: "").compactMap { stored in
-                guard let code = MonitorConditions.Code(rawValue: stored.identity.code),
+                // A `monitor.*` code this version does not declare is another version's condition: not restored.
+                let code = stored.identity.code
+                guard code.isRegistered, code.family == .monitor,
                     case .firing(let alert)? = try? StoreCoding.decode(
                         AlertState.self, from: stored.stateJSON, legacy: MonitorJSON.decoder())
                 else { return nil }

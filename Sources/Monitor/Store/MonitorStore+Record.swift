@@ -92,7 +92,7 @@ extension MonitorStore {
                     """
             ).execute(
                 arguments: [
-                    identity.domain, identity.code, identity.source.rawValue, identity.subject,
+                    identity.domain, identity.code.id, identity.source.rawValue, identity.subject,
                     try StoreCoding.encode(state),
                 ])
         }

@@ -1,3 +1,4 @@
+import AASA
 import Foundation
 import GRDB
 import MonitorCore
@@ -44,7 +45,8 @@ extension StoreReader {
                 guard let source = FindingSource(rawValue: row["source"]) else { return nil }
                 return StoredAlertState(
                     identity: FindingIdentity(
-                        domain: row["domain"], code: row["code"], source: source, subject: row["subject"]),
+                        domain: row["domain"], code: FindingCode(storedID: row["code"]), source: source,
+                        subject: row["subject"]),
                     stateJSON: row["state_json"])
             }
         }

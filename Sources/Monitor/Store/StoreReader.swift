@@ -1,3 +1,4 @@
+import AASA
 import Foundation
 import GRDB
 import MonitorCore
@@ -244,7 +245,8 @@ public final class StoreReader: Sendable {
             // A source this version does not know cannot be one of its alerts; skip rather than fail `status`.
             guard let source = FindingSource(rawValue: row["source"]) else { return nil }
             let identity = FindingIdentity(
-                domain: row["domain"], code: row["code"], source: source, subject: row["subject"])
+                domain: row["domain"], code: FindingCode(storedID: row["code"]), source: source,
+                subject: row["subject"])
             return StoredAlertState(identity: identity, stateJSON: row["state_json"])
         }
     }

@@ -39,12 +39,12 @@ public struct AlertCheck: Sendable, Hashable {
         documentSources = documents
         // `cdn.stale` compares Apple's copy with a valid origin: without one, this check cannot say it is gone.
         if report.origin.wellKnown.canonicalHash == nil || report.verdict == .originBroken {
-            unjudged.insert(FindingCode.cdnStale.id)
+            unjudged.insert(.cdnStale)
         }
     }
 
     /// Codes this check could not judge although their source was observed: their alerts neither resolve nor fire.
-    public var unjudged: Set<String> = []
+    public var unjudged: Set<FindingCode> = []
 
     /// The sources whose document was read in this check; `nil` when the caller did not say (then every observed
     /// source counts as read).
@@ -55,13 +55,9 @@ public struct AlertCheck: Sendable, Hashable {
     /// times out does not resolve an `expect.url` alert.
     public func observes(_ identity: FindingIdentity) -> Bool {
         guard observedSources.contains(identity.source), !unjudged.contains(identity.code) else { return false }
-        guard let documentSources, Self.isContentCode(identity.code) else { return true }
+        // An unregistered code (from another version's history) concerns no content.
+        guard let documentSources, identity.code.concernsContent else { return true }
         return documentSources.contains(identity.source)
-    }
-
-    /// Whether `code` is a problem of a file's content (`FindingCode.concernsContent`); unknown codes are not.
-    static func isContentCode(_ code: String) -> Bool {
-        FindingCode(id: code)?.concernsContent ?? false
     }
 }
 
@@ -239,7 +235,7 @@ struct Notice {
         case .resolved: (type, reminder) = (.alertResolved, false)
         }
         return MonitorEvent(
-            id: id, type: type, occurredAt: time, domain: identity.domain, code: identity.code,
+            id: id, type: type, occurredAt: time, domain: identity.domain, code: identity.code.id,
             severity: alert.severity, source: identity.source, subject: identity.subject, message: alert.message,
             detail: alert.detail, verdict: verdict, reminder: reminder, flapping: alert.flapping)
     }

@@ -10,7 +10,7 @@ import Foundation
 public struct IncidentDigest: Sendable, Hashable, Codable {
     /// One alert in the digest.
     public struct Item: Sendable, Hashable, Codable {
-        public var code: String
+        public var code: FindingCode
         public var source: FindingSource
         public var subject: String
         public var severity: ReportFinding.Severity
@@ -26,7 +26,8 @@ public struct IncidentDigest: Sendable, Hashable, Codable {
         public var flapping: Flapping?
 
         public init(
-            code: String, source: FindingSource, subject: String, severity: ReportFinding.Severity, message: String,
+            code: FindingCode, source: FindingSource, subject: String, severity: ReportFinding.Severity,
+            message: String,
             appleReason: String? = nil, consequences: [String] = [], reminder: Bool = false,
             flapping: Flapping? = nil
         ) {

@@ -20,21 +20,14 @@ import Foundation
 /// - `monitor.store` fires when the state database could not commit (full disk, unwritable or deleted file, a lock
 ///   held elsewhere); it is written once the store commits again, together with its resolution.
 public struct MonitorConditions: Sendable, Hashable {
-    /// The condition codes.
-    public enum Code: String, Sendable, Hashable, Codable, CaseIterable {
-        case cdnUnreachable = "monitor.cdn_unreachable"
-        case network = "monitor.network"
-        case resources = "monitor.resources"
-        case store = "monitor.store"
-    }
-
     /// An active condition.
     public struct Condition: Sendable, Hashable, Codable {
-        public var code: Code
+        /// One of `FindingCode.monitor`.
+        public var code: FindingCode
         public var since: Date
         public var message: String
 
-        public init(code: Code, since: Date, message: String) {
+        public init(code: FindingCode, since: Date, message: String) {
             self.code = code
             self.since = since
             self.message = message
@@ -54,7 +47,7 @@ public struct MonitorConditions: Sendable, Hashable {
         }
     }
 
-    public private(set) var active: [Code: Condition] = [:]
+    public private(set) var active: [FindingCode: Condition] = [:]
     private var cdnFailuresInARow = 0
     /// Each domain's latest check: whether it failed DNS or connect at `.well-known`.
     private var networkFailing: [String: Bool] = [:]
@@ -73,11 +66,12 @@ public struct MonitorConditions: Sendable, Hashable {
 
     /// The sources whose domain alerts are held while the active conditions last.
     public var heldSources: Set<FindingSource> {
-        active[.network] != nil ? [.wellKnown, .root] : []
+        active[.monitorNetwork] != nil ? [.wellKnown, .root] : []
     }
 
-    /// A fault of this host or process (`resources`, `store`) seen at `now`; fires the condition unless active.
-    public mutating func fault(_ code: Code, message: String, now: Date) -> [Transition] {
+    /// A fault of this host or process (`monitorResources`, `monitorStore`) seen at `now`; fires the condition
+    /// unless active.
+    public mutating func fault(_ code: FindingCode, message: String, now: Date) -> [Transition] {
         guard active[code] == nil else { return [] }
         let condition = Condition(code: code, since: now, message: message)
         active[code] = condition
@@ -85,7 +79,7 @@ public struct MonitorConditions: Sendable, Hashable {
     }
 
     /// The fault `code` is over.
-    public mutating func cleared(_ code: Code, now: Date) -> [Transition] {
+    public mutating func cleared(_ code: FindingCode, now: Date) -> [Transition] {
         active.removeValue(forKey: code).map { [.resolved($0, at: now)] } ?? []
     }
 
@@ -105,20 +99,20 @@ public struct MonitorConditions: Sendable, Hashable {
     /// Folds one finished (and recorded) check in; `domains` is how many domains are configured.
     public mutating func record(_ report: DomainReport, domains: Int, now: Date) -> [Transition] {
         // A check was probed and recorded: this process had the resources it needed.
-        var transitions = cleared(.resources, now: now)
+        var transitions = cleared(.monitorResources, now: now)
         if report.cdn != nil {
             let unreachable = report.findings.contains { $0.has(.cdnUnreachable) }
             cdnFailuresInARow = unreachable ? cdnFailuresInARow + 1 : 0
-            if cdnFailuresInARow >= Self.cdnFailuresToFire, active[.cdnUnreachable] == nil {
+            if cdnFailuresInARow >= Self.cdnFailuresToFire, active[.monitorCDNUnreachable] == nil {
                 let reason = report.cdn?.errorMessage ?? report.cdn?.error ?? "no answer"
                 let condition = Condition(
-                    code: .cdnUnreachable, since: now,
+                    code: .monitorCDNUnreachable, since: now,
                     message: "Apple's CDN cannot be reached from this host (\(reason)): the last \(cdnFailuresInARow) "
                         + "checks got no answer from it. Domain checks go on; their CDN facts and alerts are held "
                         + "until it answers. Check this host's outbound HTTPS, proxy and DNS.")
-                active[.cdnUnreachable] = condition
+                active[.monitorCDNUnreachable] = condition
                 transitions.append(.fired(condition))
-            } else if !unreachable, let condition = active.removeValue(forKey: .cdnUnreachable) {
+            } else if !unreachable, let condition = active.removeValue(forKey: .monitorCDNUnreachable) {
                 transitions.append(.resolved(condition, at: now))
             }
         }
@@ -134,18 +128,18 @@ public struct MonitorConditions: Sendable, Hashable {
         let failing = failingCount
         let majority = domains >= 3 && failing >= 3 && Double(failing) >= Double(max(domains, networkFailing.count)) / 2
         let outage = majority || !hostNetworkFailing.isEmpty
-        if outage, active[.network] == nil {
+        if outage, active[.monitorNetwork] == nil {
             let evidence =
                 majority
                 ? "\(failing) of \(domains) domains fail DNS or connect at once"
                 : "\(report.domain) and Apple's CDN host both fail DNS or connect from this host"
             let condition = Condition(
-                code: .network, since: now,
+                code: .monitorNetwork, since: now,
                 message: "\(evidence): this host's network is the likelier cause. Origin alerts are held until it "
                     + "recovers. Check this host's DNS resolver, routes and firewall.")
-            active[.network] = condition
+            active[.monitorNetwork] = condition
             transitions.append(.fired(condition))
-        } else if !outage, let condition = active.removeValue(forKey: .network) {
+        } else if !outage, let condition = active.removeValue(forKey: .monitorNetwork) {
             transitions.append(.resolved(condition, at: now))
         }
         return transitions
@@ -158,14 +152,14 @@ extension MonitorEvent {
         switch transition {
         case .fired(let condition):
             return MonitorEvent(
-                id: id, type: .monitorFiring, occurredAt: condition.since, domain: "", code: condition.code.rawValue,
+                id: id, type: .monitorFiring, occurredAt: condition.since, domain: "", code: condition.code.id,
                 severity: .error, source: nil, message: condition.message,
                 detail: ["since": .string(RFC3339.string(condition.since))])
         case .resolved(let condition, let at):
             return MonitorEvent(
-                id: id, type: .monitorResolved, occurredAt: at, domain: "", code: condition.code.rawValue,
+                id: id, type: .monitorResolved, occurredAt: at, domain: "", code: condition.code.id,
                 severity: .error, source: nil,
-                message: "Resolved: \(condition.code.rawValue) since \(RFC3339.string(condition.since)) is over.",
+                message: "Resolved: \(condition.code.id) since \(RFC3339.string(condition.since)) is over.",
                 detail: ["since": .string(RFC3339.string(condition.since))])
         }
     }

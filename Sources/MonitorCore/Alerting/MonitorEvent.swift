@@ -105,7 +105,7 @@ public struct MonitorEvent: Sendable, Hashable, Codable {
 
     /// The alert identity this event is about (informational events use their type as the code).
     public var identity: FindingIdentity? {
-        source.map { FindingIdentity(domain: domain, code: code, source: $0, subject: subject) }
+        source.map { FindingIdentity(domain: domain, code: FindingCode(storedID: code), source: $0, subject: subject) }
     }
 }
 

@@ -124,7 +124,7 @@ public enum DomainEvaluator {
     public static func verdict(for findings: [ReportFinding], cdnAsked: Bool) -> Verdict {
         if findings.contains(where: isOriginBreaking) { return .originBroken }
         // A lagging copy's expectation is a warning under `cdn.stale`: the file is right, Apple is late.
-        if findings.contains(where: { $0.registeredCode?.family == .expectation && $0.severity == .error }) {
+        if findings.contains(where: { $0.code.family == .expectation && $0.severity == .error }) {
             return .expectationFailed
         }
         if findings.contains(where: { $0.has(.cdnMissing) || $0.has(.cdnInvalid) }) { return .cdnMissing }
@@ -137,8 +137,8 @@ public enum DomainEvaluator {
     /// this host's own network (`HostNetwork`): that says nothing about the origin.
     static func isOriginBreaking(_ finding: ReportFinding) -> Bool {
         finding.source == .wellKnown && finding.severity == .error
-            && [.origin, .document].contains(finding.registeredCode?.family)
-            && finding.causedBy?.code != HostNetwork.conditionCode
+            && [.origin, .document].contains(finding.code.family)
+            && finding.causedBy?.code != FindingCode.monitorNetwork
     }
 
     /// When the origin and Apple's CDN host both failed DNS or connect, the origin's transport findings are caused
@@ -155,7 +155,7 @@ public enum DomainEvaluator {
                 + "network is the likelier cause, not the domain (\(finding.detail["error"]?.stringValue ?? "no answer"))"
             // The root path's copy of the failure stays caused by the `.well-known` one.
             if finding.source == .wellKnown {
-                blamed.causedBy = FindingCause(code: HostNetwork.conditionCode, source: .cdn)
+                blamed.causedBy = FindingCause(code: .monitorNetwork, source: .cdn)
             }
             return blamed
         }

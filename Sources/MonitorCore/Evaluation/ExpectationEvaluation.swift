@@ -65,7 +65,7 @@ enum ExpectationEvaluation {
             what = "\(url) is \(decision) on Apple's copy: the origin already gives the expected decision"
         }
         lagging.message = "\(what); Apple's copy\(expiry) does not yet — wait for Apple's refresh"
-        lagging.causedBy = FindingCause(code: FindingCode.cdnStale.id, source: .cdn)
+        lagging.causedBy = FindingCause(code: .cdnStale, source: .cdn)
         return lagging
     }
 

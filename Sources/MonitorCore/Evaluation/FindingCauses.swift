@@ -37,8 +37,7 @@ enum FindingCauses {
             let finding = result[index]
             if finding.has(.cdnUnreachable) {
                 // Apple's CDN not answering us says nothing about the domain: it is the monitor's own condition.
-                result[index].causedBy = FindingCause(
-                    code: MonitorConditions.Code.cdnUnreachable.rawValue, source: .cdn)
+                result[index].causedBy = FindingCause(code: .monitorCDNUnreachable, source: .cdn)
             } else if let blocked, finding.source == .wellKnown, finding.code != blocked.code,
                 finding.severity > .info, !TransportFinding.isConnectionFinding(finding)
             {
@@ -93,7 +92,7 @@ enum FindingCauses {
             let content = origin.first {
                 $0.severity == .error
                     && ($0.has(.originJSON) || $0.has(.originTooLarge)
-                        || $0.registeredCode?.family == .document)
+                        || $0.code.family == .document)
             }
             if let content { return content }
         }

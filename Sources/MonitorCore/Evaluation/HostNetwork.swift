@@ -4,9 +4,6 @@ import Foundation
 /// check's origin request and its request to Apple's CDN host (a name that always resolves and answers) both fail
 /// DNS or connect, the resolver or route of the monitor's own host is the likelier cause.
 public enum HostNetwork {
-    /// The code the origin's transport findings point at as their cause in that case (`caused_by`).
-    public static let conditionCode = "monitor.network"
-
     /// Whether Apple's CDN host failed DNS or connect in this check.
     public static func cdnFailed(_ cdn: CDNFacts?) -> Bool {
         guard let error = cdn?.error else { return false }

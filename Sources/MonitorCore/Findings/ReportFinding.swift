@@ -5,9 +5,9 @@ import AASA
 public struct ReportFinding: Sendable, Hashable, Codable {
     public typealias Severity = Finding.Severity
 
-    /// The id of a registered `FindingCode` (`origin.redirect`, `cdn.stale`, `expect.url`); never renamed or reused.
-    /// A string so that history written by another version still reads; new findings take a `FindingCode`.
-    public private(set) var code: String
+    /// A registered code (`origin.redirect`, `cdn.stale`, `expect.url`), written as its id; history written by
+    /// another version may hold an unregistered one (`FindingCode(storedID:)`), which still reads and writes back.
+    public private(set) var code: FindingCode
     public var severity: Severity
     public var source: FindingSource
     /// One line: what is wrong and what to do about it.
@@ -30,7 +30,7 @@ public struct ReportFinding: Sendable, Hashable, Codable {
         subject: String = "",
         causedBy: FindingCause? = nil
     ) {
-        self.code = code.id
+        self.code = code
         self.severity = severity
         self.source = source
         self.message = message
@@ -47,7 +47,7 @@ public struct ReportFinding: Sendable, Hashable, Codable {
     /// Every key, `caused_by` as `null` when the finding is a problem of its own, so scripts can rely on it.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(code, forKey: .code)
+        try container.encode(code.id, forKey: .code)
         try container.encode(severity, forKey: .severity)
         try container.encode(source, forKey: .source)
         try container.encode(message, forKey: .message)
@@ -67,11 +67,11 @@ public struct FindingCause: Sendable, Hashable, Codable {
         case sameProblem = "same_problem"
     }
 
-    public var code: String
+    public var code: FindingCode
     public var source: FindingSource
     public var relation: Relation
 
-    public init(code: String, source: FindingSource, relation: Relation = .consequence) {
+    public init(code: FindingCode, source: FindingSource, relation: Relation = .consequence) {
         self.code = code
         self.source = source
         self.relation = relation
@@ -79,7 +79,7 @@ public struct FindingCause: Sendable, Hashable, Codable {
 
     /// One line for text output under the finding.
     public var text: String {
-        if code.hasPrefix("monitor.") {
+        if code.family == .monitor {
             return "no domain alert: the monitor's own trouble, reported once as \(code)"
         }
         switch relation {
@@ -92,11 +92,11 @@ public struct FindingCause: Sendable, Hashable, Codable {
 /// What makes two findings "the same problem" across checks: an alert is one (domain, code, source, subject).
 public struct FindingIdentity: Sendable, Hashable, Codable, Comparable {
     public var domain: String
-    public var code: String
+    public var code: FindingCode
     public var source: FindingSource
     public var subject: String
 
-    public init(domain: String, code: String, source: FindingSource, subject: String) {
+    public init(domain: String, code: FindingCode, source: FindingSource, subject: String) {
         self.domain = domain
         self.code = code
         self.source = source
@@ -104,17 +104,14 @@ public struct FindingIdentity: Sendable, Hashable, Codable, Comparable {
     }
 
     public static func < (lhs: FindingIdentity, rhs: FindingIdentity) -> Bool {
-        (lhs.domain, lhs.code, lhs.source.rawValue, lhs.subject)
-            < (rhs.domain, rhs.code, rhs.source.rawValue, rhs.subject)
+        (lhs.domain, lhs.code.id, lhs.source.rawValue, lhs.subject)
+            < (rhs.domain, rhs.code.id, rhs.source.rawValue, rhs.subject)
     }
 }
 
 extension ReportFinding {
-    /// The registered code, or `nil` for a code from another version's history.
-    public var registeredCode: FindingCode? { FindingCode(id: code) }
-
     /// Whether this finding has `code`.
-    public func has(_ code: FindingCode) -> Bool { self.code == code.id }
+    public func has(_ code: FindingCode) -> Bool { self.code == code }
 
     /// This finding's alert identity on `domain`.
     public func identity(domain: String) -> FindingIdentity {

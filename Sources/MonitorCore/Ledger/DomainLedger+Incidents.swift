@@ -19,7 +19,7 @@ extension DomainLedger {
             event.incident = incident
             if event.type == .alertFiring, let source = event.source {
                 event.consequences = report.findings.filter {
-                    $0.causedBy?.code == event.code && $0.causedBy?.source == source
+                    $0.causedBy?.code.id == event.code && $0.causedBy?.source == source
                 }.map { "\($0.code) on \($0.source.rawValue): \($0.message)" }
             }
             return event
@@ -95,7 +95,7 @@ extension DomainLedger {
                 if let identity = event.identity { told.insert(identity) }
             case .alertResolved:
                 var recovered = item(event)
-                recovered.message = RecoveryText.text(for: event.code, propagated: propagated)
+                recovered.message = RecoveryText.text(for: FindingCode(storedID: event.code), propagated: propagated)
                 if event.flapping { recovered.flapping = IncidentDigest.Flapping() }
                 digest.recovered.append(recovered)
                 if let identity = event.identity { told.insert(identity) }
@@ -131,7 +131,8 @@ extension DomainLedger {
 
     private static func item(_ event: MonitorEvent) -> IncidentDigest.Item {
         IncidentDigest.Item(
-            code: event.code, source: event.source ?? .wellKnown, subject: event.subject, severity: event.severity,
+            code: FindingCode(storedID: event.code), source: event.source ?? .wellKnown, subject: event.subject,
+            severity: event.severity,
             message: event.message, appleReason: AlertSummary.appleReason(in: event.detail),
             consequences: event.consequences, reminder: event.reminder)
     }
@@ -151,7 +152,7 @@ extension DomainLedger {
         let lead = digest.started.first ?? digest.recovered.first ?? digest.stillFailing.first
         var event = MonitorEvent(
             id: id, type: .incident, occurredAt: report.checkedAt, domain: report.domain,
-            code: lead?.code ?? "incident", severity: worst?.severity ?? .info, source: lead?.source,
+            code: lead?.code.id ?? "incident", severity: worst?.severity ?? .info, source: lead?.source,
             subject: lead?.subject ?? "", message: summary(digest), verdict: report.verdict)
         event.incident = digest.incident.isEmpty ? nil : digest.incident
         event.digest = digest
@@ -181,18 +182,18 @@ extension DomainLedger {
 
 /// What is right now, for a recovered alert: a resolved message tells the present, not the old problem.
 enum RecoveryText {
-    static func text(for code: String, propagated: MonitorEvent?) -> String {
-        let family = FindingCode(id: code)?.family
-        switch family {
-        case .cdn?:
-            if code == FindingCode.cdnUnreachable.id { return "Apple's CDN answers again." }
+    static func text(for code: FindingCode, propagated: MonitorEvent?) -> String {
+        switch code.family {
+        case .cdn:
+            if code == .cdnUnreachable { return "Apple's CDN answers again." }
             if let propagated, case .double(let delay)? = propagated.detail["delay_seconds"] {
                 return "Apple's copy matches the origin again, caught up after \(DurationText.describe(delay))."
             }
             return "Apple's copy matches the origin again."
-        case .expectation?: return "The expectation holds again on this copy."
-        case .document?: return "The file no longer has this problem."
-        case .origin?, nil: return "The origin serves the file as Apple needs it again."
+        case .expectation: return "The expectation holds again on this copy."
+        case .document: return "The file no longer has this problem."
+        // The monitor's own conditions are no domain alerts; a code of its family could only be another version's.
+        case .origin, .monitor: return "The origin serves the file as Apple needs it again."
         }
     }
 }

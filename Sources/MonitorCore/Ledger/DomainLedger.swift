@@ -59,7 +59,7 @@ public enum DomainLedger {
             check.observedSources.subtract(policy.heldSources)
             check.findings.removeAll { policy.heldSources.contains($0.source) }
             // Apple's copy cannot be compared with an origin that could not be seen.
-            if policy.heldSources.contains(.wellKnown) { check.unjudged.insert(FindingCode.cdnStale.id) }
+            if policy.heldSources.contains(.wellKnown) { check.unjudged.insert(.cdnStale) }
         }
         let transition = AlertStateMachine.advance(
             states: snapshot.alerts, check: check, policy: policy.alerts, now: now, makeID: makeID)

@@ -1,3 +1,4 @@
+import AASA
 import Foundation
 
 /// The timeline events a domain's first run stands for.
@@ -11,10 +12,10 @@ public enum FirstRunEvents {
     /// order `DomainStateTransition` notes them.
     /// `because` is what the first verdict rests on (`VerdictReasons`), which `history` reads from the run's report.
     public static func events(
-        firstSeen: Date, verdict: Verdict, originHash: String?, because: [String] = []
+        firstSeen: Date, verdict: Verdict, originHash: String?, because: [FindingCode] = []
     ) -> [TimelineEvent] {
         var detail: FindingDetail = ["from": .null, "to": .string(verdict.rawValue)]
-        if !because.isEmpty { detail["because"] = .array(because.map { .string($0) }) }
+        if !because.isEmpty { detail["because"] = .array(because.map { .string($0.id) }) }
         var events = [TimelineEvent(at: firstSeen, kind: .verdictChanged, detail: detail)]
         if let originHash {
             events.append(TimelineEvent(at: firstSeen, kind: .originFirstSeen, detail: ["hash": .string(originHash)]))
@@ -42,7 +43,7 @@ public enum FirstRunEvents {
         stored: [TimelineEvent], openingRuns: [(firstSeen: Date, verdict: Verdict, originHash: String?)], limit: Int
     ) -> [TimelineEvent] {
         let withoutReasons = openingRuns.map {
-            (firstSeen: $0.firstSeen, verdict: $0.verdict, originHash: $0.originHash, because: [String]())
+            (firstSeen: $0.firstSeen, verdict: $0.verdict, originHash: $0.originHash, because: [FindingCode]())
         }
         return merged(stored: stored, openingRunsWithReasons: withoutReasons, limit: limit)
     }
@@ -51,7 +52,7 @@ public enum FirstRunEvents {
     public static func merged(
         stored: [TimelineEvent],
         openingRunsWithReasons openingRuns: [(
-            firstSeen: Date, verdict: Verdict, originHash: String?, because: [String]
+            firstSeen: Date, verdict: Verdict, originHash: String?, because: [FindingCode]
         )],
         limit: Int
     ) -> [TimelineEvent] {

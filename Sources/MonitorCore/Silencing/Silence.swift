@@ -1,3 +1,4 @@
+import AASA
 import Foundation
 
 /// A stretch of time during which a person (or a maintenance window) asked that nothing be sent about some domains.
@@ -59,7 +60,7 @@ public struct Silence: Sendable, Hashable, Codable {
 
     /// Whether it mutes the alert `identity`.
     public func mutes(_ identity: FindingIdentity) -> Bool {
-        covers(domain: identity.domain) && (code.map { $0 == identity.code } ?? true)
+        covers(domain: identity.domain) && (code.map { $0 == identity.code.id } ?? true)
     }
 
     /// `silenced until 2026-11-23T12:00:00Z by alice: DNS migration` — what `status` and the page say.

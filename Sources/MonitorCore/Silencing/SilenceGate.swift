@@ -1,3 +1,4 @@
+import AASA
 import Foundation
 
 /// What one check may send while silences are in force: Alertmanager's semantics, as a pure function.
@@ -60,7 +61,7 @@ public enum SilenceGate {
             alerts[identity] = state.replacing(alert)
             kept.append(
                 MonitorEvent(
-                    id: makeID(), type: .alertFiring, occurredAt: now, domain: identity.domain, code: identity.code,
+                    id: makeID(), type: .alertFiring, occurredAt: now, domain: identity.domain, code: identity.code.id,
                     severity: alert.severity, source: identity.source, subject: identity.subject,
                     message: alert.message, detail: alert.detail, verdict: verdict, flapping: alert.flapping))
         }

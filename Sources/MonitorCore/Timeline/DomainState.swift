@@ -1,3 +1,4 @@
+import AASA
 import Foundation
 
 /// What the monitor currently believes about one domain, carried from check to check.
@@ -105,18 +106,18 @@ public struct OpenFinding: Sendable, Hashable, Codable {
 
     /// What makes two findings of one domain the same problem across checks: code, source and subject.
     public struct Key: Sendable, Hashable, Codable, Comparable {
-        public var code: String
+        public var code: FindingCode
         public var source: FindingSource
         public var subject: String
 
-        public init(code: String, source: FindingSource, subject: String) {
+        public init(code: FindingCode, source: FindingSource, subject: String) {
             self.code = code
             self.source = source
             self.subject = subject
         }
 
         public static func < (lhs: Key, rhs: Key) -> Bool {
-            (lhs.code, lhs.source.rawValue, lhs.subject) < (rhs.code, rhs.source.rawValue, rhs.subject)
+            (lhs.code.id, lhs.source.rawValue, lhs.subject) < (rhs.code.id, rhs.source.rawValue, rhs.subject)
         }
     }
 }

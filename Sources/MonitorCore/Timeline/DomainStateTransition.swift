@@ -1,3 +1,4 @@
+import AASA
 import Foundation
 
 /// Folds one check's report into a domain's state and names what changed, without I/O or clocks.
@@ -29,10 +30,10 @@ public enum DomainStateTransition {
             var detail: FindingDetail = ["from": from, "to": .string(report.verdict.rawValue)]
             // Why, in codes: what the new verdict rests on, and what was fixed since the last check.
             let because = VerdictReasons.codes(for: report.verdict, findings: report.findings)
-            if !because.isEmpty { detail["because"] = .array(because.map { .string($0) }) }
+            if !because.isEmpty { detail["because"] = .array(because.map { .string($0.id) }) }
             if let previous {
                 let cleared = VerdictReasons.cleared(before: previous.openFindings, after: report.findings)
-                if !cleared.isEmpty { detail["cleared"] = .array(cleared.map { .string($0) }) }
+                if !cleared.isEmpty { detail["cleared"] = .array(cleared.map { .string($0.id) }) }
             }
             events.append(TimelineEvent(at: now, kind: .verdictChanged, detail: detail))
             state.verdict = report.verdict

@@ -8,13 +8,13 @@ import AASA
 public enum VerdictReasons {
     /// The codes that make `verdict` what it is for these findings; empty for `ready`, and for `unknown` when
     /// the CDN was simply not asked.
-    public static func codes(for verdict: Verdict, findings: [ReportFinding]) -> [String] {
+    public static func codes(for verdict: Verdict, findings: [ReportFinding]) -> [FindingCode] {
         let matching: [ReportFinding]
         switch verdict {
         case .originBroken:
             matching = findings.filter(DomainEvaluator.isOriginBreaking)
         case .expectationFailed:
-            matching = findings.filter { $0.registeredCode?.family == .expectation && $0.severity == .error }
+            matching = findings.filter { $0.code.family == .expectation && $0.severity == .error }
         case .cdnMissing:
             matching = findings.filter { $0.has(.cdnMissing) || $0.has(.cdnInvalid) }
         case .cdnStale:
@@ -30,14 +30,14 @@ public enum VerdictReasons {
 
     /// The codes of the problems (warnings and errors of their own) open before a check and gone after it: what
     /// was fixed when a verdict got better.
-    public static func cleared(before: [OpenFinding], after: [ReportFinding]) -> [String] {
+    public static func cleared(before: [OpenFinding], after: [ReportFinding]) -> [FindingCode] {
         let now = Set(after.map(\.code))
         return unique(
             before.filter { $0.severity > .info && $0.causedBy == nil && !now.contains($0.key.code) }.map(\.key.code))
     }
 
-    private static func unique(_ codes: [String]) -> [String] {
-        var seen: Set<String> = []
+    private static func unique(_ codes: [FindingCode]) -> [FindingCode] {
+        var seen: Set<FindingCode> = []
         return codes.filter { seen.insert($0).inserted }
     }
 }

@@ -41,7 +41,7 @@ struct AlertSummary {
         message = event.message
         emphasised = [event.message]
         appleReason = Self.appleReason(in: event.detail)
-        advice = event.type == .alertFiring ? FixAdvice.text(for: event.code) : nil
+        advice = event.type == .alertFiring ? FixAdvice.text(for: FindingCode(storedID: event.code)) : nil
         var facts: [(label: String, value: String)] = [("Code", event.code)]
         if !event.domain.isEmpty { facts.insert(("Domain", event.domain), at: 0) }
         facts.append(("Severity", event.severity.rawValue))

@@ -32,7 +32,7 @@ struct AlertObservationTests {
         let timedOut = F.evaluate(F.observation(wellKnown: F.failure(.timeout)), expectations: expectations)
         let after = Self.advance(fired.states, timedOut)
         #expect(!after.events.contains { $0.type == .alertResolved && $0.code == "expect.url" })
-        #expect(after.states.keys.contains { $0.code == "expect.url" && $0.source == .wellKnown })
+        #expect(after.states.keys.contains { $0.code == .expectURL && $0.source == .wellKnown })
     }
 
     @Test("a broken origin does not resolve cdn.stale: there is nothing to compare Apple's copy with")

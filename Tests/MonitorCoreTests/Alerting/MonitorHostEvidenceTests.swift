@@ -23,10 +23,10 @@ struct MonitorHostEvidenceTests {
             #expect(conditions.record(unreachable, domains: domains, now: F.now).isEmpty)
             let third = conditions.record(unreachable, domains: domains, now: F.now)
             #expect(third.count == 1, "with \(domains) domains")
-            #expect(conditions.active[.cdnUnreachable] != nil)
+            #expect(conditions.active[.monitorCDNUnreachable] != nil)
             // One answer in between starts the count again.
             _ = conditions.record(reachable, domains: domains, now: F.now)
-            #expect(conditions.active[.cdnUnreachable] == nil)
+            #expect(conditions.active[.monitorCDNUnreachable] == nil)
             _ = conditions.record(unreachable, domains: domains, now: F.now)
             _ = conditions.record(reachable, domains: domains, now: F.now)
             _ = conditions.record(unreachable, domains: domains, now: F.now)
@@ -39,17 +39,17 @@ struct MonitorHostEvidenceTests {
     func hostDNSWithOneDomain() throws {
         let report = Self.report(origin: F.failure(.dns), cdn: F.failure(.dns))
         let dns = try #require(report.finding("origin.dns"))
-        #expect(dns.causedBy?.code == "monitor.network")
+        #expect(dns.causedBy?.code == .monitorNetwork)
         #expect(!dns.message.contains("publish an A/AAAA record"))
         #expect(dns.message.contains("this host's DNS resolver"))
         #expect(report.verdict == .unknown)
         var conditions = MonitorConditions()
         let fired = conditions.record(report, domains: 1, now: F.now)
-        #expect(fired.contains { if case .fired(let c) = $0 { c.code == .network } else { false } })
+        #expect(fired.contains { if case .fired(let c) = $0 { c.code == .monitorNetwork } else { false } })
         #expect(conditions.heldSources == [.wellKnown, .root])
         let recovered = conditions.record(
             Self.report(origin: F.json(F.document), cdn: F.json(F.documentReserialized)), domains: 1, now: F.now)
-        #expect(recovered.contains { if case .resolved(let c, _) = $0 { c.code == .network } else { false } })
+        #expect(recovered.contains { if case .resolved(let c, _) = $0 { c.code == .monitorNetwork } else { false } })
     }
 
     @Test("a domain's own DNS failure while Apple's CDN answers is the domain's: origin_broken, no monitor.network")

@@ -60,7 +60,7 @@ struct CDNEvaluationTests {
         #expect(diagnosis.message.contains("SWCERR00101 Bad HTTP Response: 403 Forbidden"))
         #expect(diagnosis.message.contains("our own fetch got 200"))
         let finding = try #require(report.finding("cdn.missing"))
-        #expect(finding.causedBy == FindingCause(code: "origin.apple_failure", source: .wellKnown))
+        #expect(finding.causedBy == FindingCause(code: .originAppleFailure, source: .wellKnown))
         #expect(finding.detail["apple_failure_reason"] == "SWCERR00101 Bad HTTP Response: 403 Forbidden")
         #expect(finding.detail["apple_failure_code"] == "SWCERR00101")
         #expect(finding.detail["apple_failure_details"] == .object(["cause": "bad status", "status": 403]))
@@ -117,7 +117,7 @@ struct CDNEvaluationTests {
     func cdnLint() {
         let odd = F.documentReserialized.replacingOccurrences(of: "\"webcredentials\"", with: "\"webcredential\"")
         let report = F.evaluate(F.observation(cdn: F.json(odd)))
-        #expect(report.findings.contains { $0.code == "aasa.unknown_key" && $0.source == .cdn })
+        #expect(report.findings.contains { $0.code == .aasaUnknownKey && $0.source == .cdn })
         #expect(report.verdict == .cdnStale)
     }
 }

@@ -63,9 +63,9 @@ struct CauseRulesTests {
             F.observation(
                 wellKnown: F.json(placeholder), root: F.json(placeholder),
                 cdn: F.json(placeholder, headers: F.cdnHeaders)))
-        let codes = report.findings.map(\.code)
+        let codes = report.findings.map(\.code.id)
         let placeholderCode = try #require(codes.first { $0.contains("placeholder") })
-        let perSource = report.findings.filter { $0.code == placeholderCode }
+        let perSource = report.findings.filter { $0.code.id == placeholderCode }
         #expect(Set(perSource.map(\.source)).count == perSource.count, "one finding per source")
         #expect(perSource.allSatisfy { $0.detail["paths"]?.arrayValue?.isEmpty == false })
         #expect(Self.story(report).alerting.filter { $0.hasPrefix(placeholderCode) }.count == 1)
@@ -82,7 +82,7 @@ struct CauseRulesTests {
         let slow = try #require(report.finding("origin.slow"))
         #expect(slow.severity == .error)
         #expect(slow.message.contains("7.0 s"))
-        #expect(report.finding("cdn.missing")?.causedBy == FindingCause(code: "origin.slow", source: .wellKnown))
+        #expect(report.finding("cdn.missing")?.causedBy == FindingCause(code: .originSlow, source: .wellKnown))
     }
 
     @Test("Apple timing out on an origin we reach quickly is still the origin's problem, in Apple's words")

@@ -15,11 +15,11 @@ struct ExpectationEvaluationTests {
         ])
         let report = F.evaluate(F.observation(cdn: F.json(F.olderDocument)), expectations: expectations)
         #expect(report.verdict == .cdnStale)
-        let failures = report.findings.filter { $0.code == "expect.url" }
+        let failures = report.findings.filter { $0.code == .expectURL }
         #expect(failures.count == 1)
         let failure = try #require(failures.first)
         #expect(failure.severity == .warning)
-        #expect(failure.causedBy?.code == "cdn.stale")
+        #expect(failure.causedBy?.code == .cdnStale)
         #expect(failure.detail["lagging"] == .bool(true))
         #expect(failure.message.contains("wait for Apple's refresh"))
         #expect(failure.source == .cdn)
@@ -42,10 +42,10 @@ struct ExpectationEvaluationTests {
             ])
         let report = F.evaluate(F.observation(), expectations: expectations)
         #expect(report.verdict == .expectationFailed)
-        let missing = report.findings.filter { $0.code == "expect.app_missing" }
+        let missing = report.findings.filter { $0.code == .expectAppMissing }
         #expect(missing.count == 4)  // two apps, each on both copies
         #expect(Set(missing.map(\.subject)) == ["ZZZZZ99999.com.example.other", "appclips:\(F.app)"])
-        let urls = report.findings.filter { $0.code == "expect.url" }
+        let urls = report.findings.filter { $0.code == .expectURL }
         #expect(Set(urls.map(\.subject)) == ["https://shop.test/help", "https://shop.test/about"])
         #expect(Set(urls.map(\.source)) == [.wellKnown, .cdn])
     }

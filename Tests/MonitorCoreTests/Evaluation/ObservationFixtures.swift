@@ -1,3 +1,4 @@
+import AASA
 import Foundation
 import MonitorCore
 
@@ -102,7 +103,7 @@ enum ObservationFixtures {
 
 extension DomainReport {
     /// The codes of the findings, in report order.
-    var codes: [String] { findings.map(\.code) }
+    var codes: [String] { findings.map(\.code.id) }
 
-    func finding(_ code: String) -> ReportFinding? { findings.first { $0.code == code } }
+    func finding(_ code: String) -> ReportFinding? { findings.first { $0.code.id == code } }
 }

@@ -71,3 +71,56 @@ struct FindingCodeRegistryTests {
         #expect(content == expected)
     }
 }
+
+@Suite("Codes read from stored rows")
+struct StoredFindingCodeTests {
+    @Test("a stored id reads as its registered member, the very value findings carry")
+    func registered() {
+        let code = FindingCode(storedID: "origin.bot_blocked")
+        #expect(code == .originBotBlocked)
+        #expect(code.isRegistered)
+        #expect(code.fix == FindingCode.originBotBlocked.fix)
+    }
+
+    @Test("an id this version does not know keeps its text, family and general advice, and never traps")
+    func unregistered() throws {
+        let code = FindingCode(storedID: "cdn.from_the_future")
+        #expect(code.id == "cdn.from_the_future")
+        #expect(!code.isRegistered)
+        #expect(code.family == .cdn)
+        #expect(!code.concernsContent)
+        #expect(code != .cdnStale)
+        #expect(code.fix == FixAdvice.text(for: "x"))
+        #expect(FindingCode(storedID: "x").family == .origin)
+        #expect(FindingCode(id: "cdn.from_the_future") == nil)
+    }
+
+    @Test("every monitor condition is a registered code of the monitor family, listed in the registry")
+    func monitorFamily() {
+        #expect(FindingCode.monitor.allSatisfy { $0.family == .monitor && $0.id.hasPrefix("monitor.") })
+        #expect(
+            FindingCode.monitor.map(\.id)
+                == ["monitor.cdn_unreachable", "monitor.network", "monitor.resources", "monitor.store"])
+        #expect(Set(FindingCode.all).isSuperset(of: FindingCode.monitor))
+    }
+
+    @Test("a finding, its cause and an alert key with an unknown code are read and written back byte for byte")
+    func rowsRoundTrip() throws {
+        let stored = #"""
+            {"caused_by":{"code":"monitor.from_the_future","relation":"consequence","source":"cdn"},\#
+            "code":"origin.from_the_future","detail":{},"message":"m","severity":"warning",\#
+            "source":"origin.well-known","subject":""}
+            """#
+        let finding = try MonitorJSON.decoder().decode(ReportFinding.self, from: Data(stored.utf8))
+        #expect(finding.code.id == "origin.from_the_future")
+        #expect(String(decoding: try MonitorJSON.encoder().encode(finding), as: UTF8.self) == stored)
+        let cause = try #require(finding.causedBy)
+        #expect(cause.text == "no domain alert: the monitor's own trouble, reported once as monitor.from_the_future")
+        let identity = finding.identity(domain: "example.com")
+        #expect(
+            identity
+                == FindingIdentity(
+                    domain: "example.com", code: FindingCode(storedID: "origin.from_the_future"), source: .wellKnown,
+                    subject: ""))
+    }
+}

@@ -60,7 +60,7 @@ struct FlappingMessageTests {
             [Self.broken, F.observation(), Self.broken, F.observation(), Self.broken, F.observation()],
             policy: Self.policy)
         let alerts = try #require(outcomes.last).alerts
-        let state = try #require(alerts.first { $0.key.code == "origin.status" }?.value)
+        let state = try #require(alerts.first { $0.key.code == .originStatus }?.value)
         guard case .resolving(let alert, _, let passingSince) = state else {
             Issue.record("expected resolving, got \(state)")
             return

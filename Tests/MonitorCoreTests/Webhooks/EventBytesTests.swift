@@ -22,19 +22,19 @@ struct EventBytesTests {
         incident: "evt_00",
         started: [
             IncidentDigest.Item(
-                code: "origin.bot_blocked", source: .wellKnown, subject: "", severity: .error,
+                code: .originBotBlocked, source: .wellKnown, subject: "", severity: .error,
                 message: "the origin refuses Apple's fetcher", appleReason: "SWCERR00101 Bad HTTP Response: 403",
                 consequences: ["cdn.missing on cdn: Apple's CDN has no copy"],
                 flapping: IncidentDigest.Flapping(firings: 3, window: 3600, hold: 3600))
         ],
         stillFailing: [
             IncidentDigest.Item(
-                code: "expect.url", source: .wellKnown, subject: "https://example.com/buy", severity: .warning,
+                code: .expectURL, source: .wellKnown, subject: "https://example.com/buy", severity: .warning,
                 message: "no longer opens the app", reminder: true)
         ],
         recovered: [
             IncidentDigest.Item(
-                code: "origin.slow", source: .root, subject: "", severity: .warning,
+                code: .originSlow, source: .root, subject: "", severity: .warning,
                 message: "The origin serves the file as Apple needs it again.", flapping: IncidentDigest.Flapping())
         ],
         notes: ["Origin changed: rule changed"])
@@ -71,7 +71,7 @@ struct EventBytesTests {
             severity: .info, source: .root, message: "all clear", verdict: .ready)
         recoveredOnly.digest = IncidentDigest(incident: "", recovered: digest.recovered)
         let conditionSince = at.addingTimeInterval(-600)
-        let condition = MonitorConditions.Condition(code: .network, since: conditionSince, message: "no network")
+        let condition = MonitorConditions.Condition(code: .monitorNetwork, since: conditionSince, message: "no network")
         return [
             ("alert.firing", firing),
             ("alert.firing reminder", reminder),

@@ -43,7 +43,7 @@ struct CheckEndToEndTests {
         #expect(reports.map(\.domain) == all)
         let byDomain = Dictionary(uniqueKeysWithValues: reports.map { ($0.domain, $0) })
         func report(_ domain: String) throws -> DomainReport { try #require(byDomain[domain]) }
-        func codes(_ domain: String) throws -> Set<String> { Set(try report(domain).findings.map(\.code)) }
+        func codes(_ domain: String) throws -> Set<String> { Set(try report(domain).findings.map(\.code.id)) }
 
         let ready = try report("ready.origin.test")
         #expect(ready.verdict == .ready, "\(ready.findings)")
@@ -60,14 +60,14 @@ struct CheckEndToEndTests {
         // Apple says the origin answered its fetcher 403 while we got 200: Apple's view is the one that counts.
         #expect(missing.verdict == .originBroken)
         #expect(missing.findings.first { $0.has(.originAppleFailure) }?.causedBy == nil)
-        let reason = missing.findings.first { $0.code == "cdn.missing" }?.detail["apple_failure_reason"]
+        let reason = missing.findings.first { $0.code == .cdnMissing }?.detail["apple_failure_reason"]
         #expect(reason == "SWCERR00101 Bad HTTP Response: 403 Forbidden")
 
         #expect(try report("botblock.origin.test").verdict == .originBroken)
         #expect(try codes("botblock.origin.test").contains("origin.bot_blocked"))
         #expect(try codes("gone.origin.test").isSuperset(of: ["origin.status", "cdn.only"]))
         #expect(try codes("rootonly.origin.test").contains("origin.root_only"))
-        let redirect = try #require(try report("redirect.origin.test").findings.first { $0.code == "origin.redirect" })
+        let redirect = try #require(try report("redirect.origin.test").findings.first { $0.code == .originRedirect })
         #expect(
             redirect.detail["location"] == "https://www.redirect.origin.test/.well-known/apple-app-site-association")
         #expect(try codes("large.origin.test").contains("origin.too_large"))
@@ -81,14 +81,14 @@ struct CheckEndToEndTests {
 
         let expect = try report("expect.origin.test")
         #expect(expect.verdict == .expectationFailed)
-        let failures = expect.findings.filter { $0.code.hasPrefix("expect.") && $0.severity == .error }
+        let failures = expect.findings.filter { $0.code.family == .expectation && $0.severity == .error }
         #expect(Set(failures.map(\.source)) == [.wellKnown, .cdn])
         #expect(Set(failures.map(\.subject)) == ["https://expect.origin.test/buy/2"])
         // The gift-card exclusion is on the origin already: Apple's older copy only lags behind it.
         let lagging = try #require(expect.findings.first { $0.subject.hasSuffix("/buy/gift-card") })
         #expect(lagging.severity == .warning)
         #expect(lagging.source == .cdn)
-        #expect(lagging.causedBy?.code == "cdn.stale")
+        #expect(lagging.causedBy?.code == .cdnStale)
         #expect(lagging.message.contains("wait for Apple's refresh"))
 
         #expect(try report("unknown.origin.test").verdict == .unknown)

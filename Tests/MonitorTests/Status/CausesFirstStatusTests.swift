@@ -15,11 +15,11 @@ struct CausesFirstStatusTests {
     static let findings = [
         ReportFinding(
             code: .originStatus, severity: .error, source: .root, message: "the root path answered 404",
-            causedBy: FindingCause(code: "origin.timeout", source: .wellKnown)),
+            causedBy: FindingCause(code: .originTimeout, source: .wellKnown)),
         ReportFinding(code: .originTimeout, severity: .error, source: .wellKnown, message: "no answer in time"),
         ReportFinding(
             code: .cdnMissing, severity: .warning, source: .cdn, message: "Apple serves no copy",
-            causedBy: FindingCause(code: "origin.timeout", source: .wellKnown)),
+            causedBy: FindingCause(code: .originTimeout, source: .wellKnown)),
     ]
 
     /// A state directory holding one check of that origin, and a failing webhook.
@@ -142,7 +142,7 @@ struct CausesFirstStatusTests {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .secondsSince1970
         let finding = try decoder.decode(OpenFinding.self, from: Data(json.utf8))
-        #expect(finding.key.code == "origin.dns")
+        #expect(finding.key.code == .originDNS)
         #expect(finding.causedBy == nil)
     }
 }
