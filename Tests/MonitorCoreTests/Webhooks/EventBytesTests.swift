@@ -61,14 +61,19 @@ struct EventBytesTests {
         let unknownCode = MonitorEvent(
             id: "evt_04", type: .alertFiring, occurredAt: at, domain: "example.com", code: "origin.from_the_future",
             severity: .warning, source: .root, message: "a code this version does not know")
+        // As the ledger makes them: code, source and subject of the lead item, the worst severity, one summary line.
         var incident = MonitorEvent(
             id: "evt_05", type: .incident, occurredAt: at, domain: "example.com", code: "origin.bot_blocked",
-            severity: .error, source: .wellKnown, message: "origin.bot_blocked started failing", verdict: .originBroken)
+            severity: .error, source: .wellKnown,
+            message: "origin.bot_blocked started failing again (flapping: held open) (1 more follow from it); "
+                + "1 still failing; 1 recovered",
+            verdict: .originBroken)
         incident.incident = "evt_00"
         incident.digest = digest
         var recoveredOnly = MonitorEvent(
             id: "evt_06", type: .incident, occurredAt: at, domain: "example.com", code: "origin.slow",
-            severity: .info, source: .root, message: "all clear", verdict: .ready)
+            severity: .info, source: .root, message: "all clear: The origin serves the file as Apple needs it again.",
+            verdict: .ready)
         recoveredOnly.digest = IncidentDigest(incident: "", recovered: digest.recovered)
         let conditionSince = at.addingTimeInterval(-600)
         let condition = MonitorConditions.Condition(code: .monitorNetwork, since: conditionSince, message: "no network")
@@ -140,15 +145,15 @@ struct EventBytesTests {
             "sha256:d4345abfb92b49ced1e6e2eac6978d610f08c365b06fdedd91b6fa3e94095050",
         ],
         "incident": [
-            "sha256:b6aa70d10bc5538fcd83a6cf4b891f6a85d03c2746e6694e3e5d72aa84f86781",
-            "sha256:e37c2e06b354652dc2b1c42eed1aae399e378c36a09c5e41feb6f126687ccad5",
+            "sha256:9446fd2954421479482ec965a029c53f7969c5ec3b80c76b3fd1d6b71f45ee4c",
+            "sha256:2ecedd820ca68a5ebcae34356632e1bc1193e1d2f13a831d036e64c51637113a",
             "sha256:34274da0e503de83849fd93ba61a0a414f3044b798b50f1251030de95e01c521",
             "sha256:be7b9c967a7020fd5f1768e1c20b3b5dd9c35c4ac556c5ffcfe7da9a0d1ff1d6",
             "sha256:682cbb3792a5941427a3cb395d585d0ab932635720cef7e8eea4abb0e1964442",
         ],
         "incident, recovered only": [
-            "sha256:6d3220141acbe7dc11d5fc1918910c13041ba4a0cf306ea3956de1d8dd578956",
-            "sha256:46e473ce350344d384f6420b1d59f24de3ed4d0dd411869a1777081007643896",
+            "sha256:a561290b6a37e36184b5acb03c0ca311d200851b5c930db55035fb3b93f84db3",
+            "sha256:ee042a67c9b54116c415f291881ffc2b932b937f60eabbf3febe95c33d9c4ed0",
             "sha256:e07dbdf57bccdc57ef5107b160f3a1a1544b2bfb2307cf6f650dbb7b2524902c",
             "sha256:a1276121b8e8d221d1426fa0d59a3a920a0c1d299da836c6e3dab22f4bc9d3de",
             "sha256:5795d68afe0454e43d130e7183c1ae652eb4672d482baa50520fcc9034b42a1a",
