@@ -8,9 +8,14 @@ enum ConditionLog {
     /// Logs each `monitor.firing` / `monitor.resolved` event once it is journaled.
     static func log(_ events: [MonitorEvent], logger: Logger) {
         for event in events {
-            logger.notice(
-                "\(event.type.rawValue)",
-                metadata: ["code": "\(event.code)", "since": "\(event.detail["since"]?.logText ?? "-")"])
+            let code: FindingCode
+            let since: Date
+            switch event.payload {
+            case .monitorFiring(let condition): (code, since) = (condition.code, condition.since)
+            case .monitorResolved(let condition, let started): (code, since) = (condition, started)
+            default: continue
+            }
+            logger.notice("\(event.type.rawValue)", metadata: ["code": "\(code)", "since": "\(RFC3339.string(since))"])
         }
     }
 

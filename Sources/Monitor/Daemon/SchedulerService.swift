@@ -131,13 +131,13 @@ struct SchedulerService: Service {
             }
             logger.notice("\(entry.kind.rawValue)", metadata: fields)
         }
-        for event in outcome.ledger.events where event.type == .alertFiring || event.type == .alertResolved {
+        for event in outcome.ledger.events {
+            guard let alert = event.alert else { continue }
             logger.notice(
                 "\(event.type.rawValue)",
                 metadata: [
-                    "domain": "\(event.domain)", "code": "\(event.code)",
-                    "source": "\(event.source?.rawValue ?? "-")", "severity": "\(event.severity.rawValue)",
-                    "id": "\(event.id)",
+                    "domain": "\(event.domain)", "code": "\(alert.code)", "source": "\(alert.source.rawValue)",
+                    "severity": "\(alert.severity.rawValue)", "id": "\(event.id)",
                 ])
         }
     }

@@ -228,15 +228,14 @@ struct Notice {
     var alert: FiringAlert
 
     func event(identity: FindingIdentity, id: String, at time: Date, verdict: Verdict?) -> MonitorEvent {
-        let type: MonitorEvent.Kind
-        let reminder: Bool
+        let told = MonitorEvent.Alert(
+            code: identity.code, source: identity.source, subject: identity.subject, severity: alert.severity,
+            message: alert.message, detail: alert.detail, verdict: verdict, flapping: alert.flapping)
+        let payload: MonitorEvent.Payload
         switch kind {
-        case .firing(let isReminder): (type, reminder) = (.alertFiring, isReminder)
-        case .resolved: (type, reminder) = (.alertResolved, false)
+        case .firing(let reminder): payload = .alertFiring(told, reminder: reminder, consequences: [])
+        case .resolved: payload = .alertResolved(told)
         }
-        return MonitorEvent(
-            id: id, type: type, occurredAt: time, domain: identity.domain, code: identity.code.id,
-            severity: alert.severity, source: identity.source, subject: identity.subject, message: alert.message,
-            detail: alert.detail, verdict: verdict, reminder: reminder, flapping: alert.flapping)
+        return MonitorEvent(id: id, occurredAt: time, domain: identity.domain, payload: payload)
     }
 }

@@ -151,16 +151,11 @@ extension MonitorEvent {
     public static func monitor(_ transition: MonitorConditions.Transition, id: String) -> MonitorEvent {
         switch transition {
         case .fired(let condition):
-            return MonitorEvent(
-                id: id, type: .monitorFiring, occurredAt: condition.since, domain: "", code: condition.code.id,
-                severity: .error, source: nil, message: condition.message,
-                detail: ["since": .string(RFC3339.string(condition.since))])
+            MonitorEvent(id: id, occurredAt: condition.since, domain: "", payload: .monitorFiring(condition))
         case .resolved(let condition, let at):
-            return MonitorEvent(
-                id: id, type: .monitorResolved, occurredAt: at, domain: "", code: condition.code.id,
-                severity: .error, source: nil,
-                message: "Resolved: \(condition.code.id) since \(RFC3339.string(condition.since)) is over.",
-                detail: ["since": .string(RFC3339.string(condition.since))])
+            MonitorEvent(
+                id: id, occurredAt: at, domain: "",
+                payload: .monitorResolved(code: condition.code, since: condition.since))
         }
     }
 }

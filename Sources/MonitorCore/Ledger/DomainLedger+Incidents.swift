@@ -13,24 +13,31 @@ extension DomainLedger {
             state.incident = OpenIncident(id: opening.id, since: now)
         }
         let incident = state.incident?.id
-        var annotated = events.map { event -> MonitorEvent in
-            guard event.type == .alertFiring || event.type == .alertResolved else { return event }
+        var annotated = events.map { event -> (event: MonitorEvent, causes: Bool) in
             var event = event
-            event.incident = incident
-            if event.type == .alertFiring, let source = event.source {
-                event.consequences = report.findings.filter {
-                    $0.causedBy?.code.id == event.code && $0.causedBy?.source == source
+            switch event.payload {
+            case .alertFiring(var alert, let reminder, _):
+                alert.incident = incident
+                let consequences = report.findings.filter {
+                    $0.causedBy?.code == alert.code && $0.causedBy?.source == alert.source
                 }.map { "\($0.code) on \($0.source.rawValue): \($0.message)" }
+                event.payload = .alertFiring(alert, reminder: reminder, consequences: consequences)
+                return (event, !consequences.isEmpty)
+            case .alertResolved(var alert):
+                alert.incident = incident
+                event.payload = .alertResolved(alert)
+                return (event, false)
+            default:
+                return (event, false)
             }
-            return event
         }
         if !alerts.values.contains(where: \.isFiring) { state.incident = nil }
         // Root causes first: an alert that explains others is what a person reads and fixes first.
         annotated = annotated.enumerated().sorted { lhs, rhs in
-            let (a, b) = (lhs.element.consequences.isEmpty, rhs.element.consequences.isEmpty)
-            return a == b ? lhs.offset < rhs.offset : !a
+            let (a, b) = (lhs.element.causes, rhs.element.causes)
+            return a == b ? lhs.offset < rhs.offset : a
         }.map(\.element)
-        return annotated
+        return annotated.map(\.event)
     }
 
     /// Every event to every webhook that wants it: `standard` receivers one delivery per event, chat receivers at
@@ -69,10 +76,7 @@ extension DomainLedger {
         guard let kind = WebhookEvent(rawValue: event.type.rawValue), webhook.events.contains(kind) else {
             return false
         }
-        switch event.type {
-        case .alertFiring, .alertResolved: return event.severity >= webhook.minSeverity
-        default: return true
-        }
+        return event.alert.map { $0.severity >= webhook.minSeverity } ?? true
     }
 
     /// What `webhook` is told about this check, or `nil` when nothing it wants happened.
@@ -81,33 +85,39 @@ extension DomainLedger {
         for webhook: WebhookConfiguration
     ) -> IncidentDigest? {
         let wanted = events.filter { wants(webhook, $0) }
-        var digest = IncidentDigest(incident: wanted.lazy.compactMap(\.incident).first ?? "")
-        let propagated = events.first { $0.type == .cdnPropagated }
+        var digest = IncidentDigest(incident: wanted.lazy.compactMap(\.alert?.incident).first ?? "")
+        let propagatedAfter = events.lazy.compactMap { event -> Double? in
+            guard case .cdnPropagated(let delay, _, _) = event.payload else { return nil }
+            return delay
+        }.first
         var told: Set<FindingIdentity> = []
+        var reminders: Set<FindingIdentity> = []
         for event in wanted {
-            switch event.type {
-            case .alertFiring where !event.reminder:
-                var started = item(event)
-                if event.flapping, let identity = event.identity, case .firing(let alert)? = alerts[identity] {
-                    started.flapping = IncidentDigest.Flapping(alert)
+            let identity = event.identity
+            switch event.payload {
+            case .alertFiring(_, reminder: true, _):
+                if let identity { reminders.insert(identity) }
+            case .alertFiring(let alert, reminder: false, let consequences):
+                var started = item(alert, consequences: consequences)
+                if alert.flapping, let identity, case .firing(let firing)? = alerts[identity] {
+                    started.flapping = IncidentDigest.Flapping(firing)
                 }
                 digest.started.append(started)
-                if let identity = event.identity { told.insert(identity) }
-            case .alertResolved:
-                var recovered = item(event)
-                recovered.message = RecoveryText.text(for: FindingCode(storedID: event.code), propagated: propagated)
-                if event.flapping { recovered.flapping = IncidentDigest.Flapping() }
+                if let identity { told.insert(identity) }
+            case .alertResolved(let alert):
+                var recovered = item(alert, consequences: [])
+                recovered.message = RecoveryText.text(for: alert.code, propagatedAfter: propagatedAfter)
+                if alert.flapping { recovered.flapping = IncidentDigest.Flapping() }
                 digest.recovered.append(recovered)
-                if let identity = event.identity { told.insert(identity) }
-            case .originChanged:
-                digest.notes.append(originChangeNote(event))
-            case .cdnPropagated:
-                digest.notes.append(event.message)
-            default:
+                if let identity { told.insert(identity) }
+            case .originChanged(let diff, _):
+                digest.notes.append(originChangeNote(diff))
+            case .cdnPropagated(let delay, _, _):
+                digest.notes.append(EventFields.propagationMessage(delaySeconds: delay))
+            case .incident, .monitorFiring, .monitorResolved, .test:
                 continue
             }
         }
-        let reminders = Set(wanted.filter { $0.type == .alertFiring && $0.reminder }.compactMap(\.identity))
         for (identity, state) in alerts.sorted(by: { $0.key < $1.key }) where !told.contains(identity) {
             // Resolving alerts still fire for the receiver: they have not passed long enough to be resolved.
             let firing: FiringAlert
@@ -129,64 +139,39 @@ extension DomainLedger {
         return digest.isEmpty ? nil : digest
     }
 
-    private static func item(_ event: MonitorEvent) -> IncidentDigest.Item {
+    private static func item(_ alert: MonitorEvent.Alert, consequences: [String]) -> IncidentDigest.Item {
         IncidentDigest.Item(
-            code: FindingCode(storedID: event.code), source: event.source ?? .wellKnown, subject: event.subject,
-            severity: event.severity,
-            message: event.message, appleReason: AlertSummary.appleReason(in: event.detail),
-            consequences: event.consequences, reminder: event.reminder)
+            code: alert.code, source: alert.source, subject: alert.subject, severity: alert.severity,
+            message: alert.message, appleReason: AlertSummary.appleReason(in: alert.detail),
+            consequences: consequences)
     }
 
     /// `Origin changed: rule added: /promo/* for 9JA89QQLNQ.com.example.app; …` with the first three changes.
-    static func originChangeNote(_ event: MonitorEvent) -> String {
-        let changes = event.diff?.changes ?? []
-        guard !changes.isEmpty else { return "Origin changed: \(event.message)" }
+    static func originChangeNote(_ diff: DocumentDiff) -> String {
+        let changes = diff.changes
+        guard !changes.isEmpty else {
+            return "Origin changed: \(EventFields.originChangeMessage(diff))"
+        }
         let first = changes.prefix(3).map(\.summary).joined(separator: "; ")
         return "Origin changed: " + first + (changes.count > 3 ? "; and \(changes.count - 3) more" : "")
     }
 
-    /// The chat event carrying a digest: its code and severity are the most severe item's, for colour and title.
+    /// The chat event carrying a digest (its code, severity and summary line follow from the digest).
     static func incidentEvent(_ digest: IncidentDigest, id: String, report: DomainReport) -> MonitorEvent {
-        let failing = digest.started + digest.stillFailing
-        let worst = failing.max { $0.severity < $1.severity }
-        let lead = digest.started.first ?? digest.recovered.first ?? digest.stillFailing.first
-        var event = MonitorEvent(
-            id: id, type: .incident, occurredAt: report.checkedAt, domain: report.domain,
-            code: lead?.code.id ?? "incident", severity: worst?.severity ?? .info, source: lead?.source,
-            subject: lead?.subject ?? "", message: summary(digest), verdict: report.verdict)
-        event.incident = digest.incident.isEmpty ? nil : digest.incident
-        event.digest = digest
-        return event
-    }
-
-    /// One line: `origin.bot_blocked started failing (2 more follow from it); 1 recovered`.
-    static func summary(_ digest: IncidentDigest) -> String {
-        var parts: [String] = []
-        if let first = digest.started.first {
-            var text = "\(first.code) started failing" + (first.flapping == nil ? "" : " again (flapping: held open)")
-            if !first.consequences.isEmpty { text += " (\(first.consequences.count) more follow from it)" }
-            if digest.started.count > 1 { text += ", with \(digest.started.count - 1) other alert(s)" }
-            parts.append(text)
-        }
-        if !digest.stillFailing.isEmpty { parts.append("\(digest.stillFailing.count) still failing") }
-        if !digest.recovered.isEmpty {
-            parts.append(
-                digest.started.isEmpty && digest.stillFailing.isEmpty
-                    ? "all clear: " + digest.recovered.map(\.message).joined(separator: "; ")
-                    : "\(digest.recovered.count) recovered")
-        }
-        if parts.isEmpty, let note = digest.notes.first { parts.append(note) }
-        return parts.joined(separator: "; ")
+        MonitorEvent(
+            id: id, occurredAt: report.checkedAt, domain: report.domain,
+            payload: .incident(digest, verdict: report.verdict))
     }
 }
 
 /// What is right now, for a recovered alert: a resolved message tells the present, not the old problem.
 enum RecoveryText {
-    static func text(for code: FindingCode, propagated: MonitorEvent?) -> String {
+    /// `propagatedAfter`: the delay of a `cdn.propagated` of the same check, if any.
+    static func text(for code: FindingCode, propagatedAfter: Double?) -> String {
         switch code.family {
         case .cdn:
             if code == .cdnUnreachable { return "Apple's CDN answers again." }
-            if let propagated, case .double(let delay)? = propagated.detail["delay_seconds"] {
+            if let delay = propagatedAfter {
                 return "Apple's copy matches the origin again, caught up after \(DurationText.describe(delay))."
             }
             return "Apple's copy matches the origin again."

@@ -72,11 +72,13 @@ public enum DomainLedger {
         var events = annotate(gate.events, state: &state, alerts: alerts, report: report)
         let informational = timelineEvents(timeline, snapshot: snapshot, report: report, makeID: makeID)
         events += informational.filter { event in !silences.contains { $0.isActive(at: now) && $0.mutes(event) } }
+        let diff = informational.lazy.compactMap { event -> DocumentDiff? in
+            guard case .originChanged(let diff, _) = event.payload else { return nil }
+            return diff
+        }.first
         timeline = timeline.map { entry in
             // `history` shows what changed beside the hashes: the first changes of the semantic diff.
-            guard entry.kind == .originChanged,
-                let diff = informational.first(where: { $0.type == .originChanged })?.diff
-            else { return entry }
+            guard entry.kind == .originChanged, let diff else { return entry }
             var entry = entry
             entry.detail["changes"] = .array(diff.changes.prefix(5).map { .string($0.summary) })
             entry.detail["change_count"] = .int(diff.changes.count)
@@ -144,17 +146,18 @@ public enum DomainLedger {
     static func alertTimeline(_ events: [MonitorEvent]) -> [TimelineEvent] {
         events.compactMap { event in
             let kind: TimelineEvent.Kind
-            switch event.type {
-            case .alertFiring where !event.reminder: kind = .alertFiring
-            case .alertResolved: kind = .alertResolved
+            let alert: MonitorEvent.Alert
+            switch event.payload {
+            case .alertFiring(let fired, reminder: false, _): (kind, alert) = (.alertFiring, fired)
+            case .alertResolved(let resolved): (kind, alert) = (.alertResolved, resolved)
             default: return nil
             }
             var detail: FindingDetail = [
-                "code": .string(event.code), "severity": .string(event.severity.rawValue),
+                "code": .string(alert.code.id), "severity": .string(alert.severity.rawValue),
+                "source": .string(alert.source.rawValue),
             ]
-            if let source = event.source { detail["source"] = .string(source.rawValue) }
-            if !event.subject.isEmpty { detail["subject"] = .string(event.subject) }
-            if event.flapping { detail["flapping"] = .bool(true) }
+            if !alert.subject.isEmpty { detail["subject"] = .string(alert.subject) }
+            if alert.flapping { detail["flapping"] = .bool(true) }
             return TimelineEvent(at: event.occurredAt, kind: kind, detail: detail)
         }
     }

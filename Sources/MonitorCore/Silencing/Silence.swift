@@ -51,8 +51,8 @@ public struct Silence: Sendable, Hashable, Codable {
     /// other event of a covered domain when it names no code. The monitor's own events (no domain) are never muted.
     public func mutes(_ event: MonitorEvent) -> Bool {
         guard !event.domain.isEmpty, covers(domain: event.domain) else { return false }
-        switch event.type {
-        case .alertFiring, .alertResolved: return code.map { $0 == event.code } ?? true
+        switch event.payload {
+        case .alertFiring(let alert, _, _), .alertResolved(let alert): return code.map { $0 == alert.code.id } ?? true
         case .monitorFiring, .monitorResolved, .test: return false
         case .originChanged, .cdnPropagated, .incident: return code == nil
         }

@@ -37,7 +37,7 @@ public enum SilenceGate {
         var kept: [MonitorEvent] = []
         for event in events {
             let muted = active.contains { $0.mutes(event) }
-            guard event.type == .alertFiring || event.type == .alertResolved, let identity = event.identity else {
+            guard let identity = event.identity else {
                 if !muted { kept.append(event) }
                 continue
             }
@@ -59,11 +59,13 @@ public enum SilenceGate {
             alert.unsent = nil
             alert.lastNotifiedAt = now
             alerts[identity] = state.replacing(alert)
+            let told = MonitorEvent.Alert(
+                code: identity.code, source: identity.source, subject: identity.subject, severity: alert.severity,
+                message: alert.message, detail: alert.detail, verdict: verdict, flapping: alert.flapping)
             kept.append(
                 MonitorEvent(
-                    id: makeID(), type: .alertFiring, occurredAt: now, domain: identity.domain, code: identity.code.id,
-                    severity: alert.severity, source: identity.source, subject: identity.subject,
-                    message: alert.message, detail: alert.detail, verdict: verdict, flapping: alert.flapping))
+                    id: makeID(), occurredAt: now, domain: identity.domain,
+                    payload: .alertFiring(told, reminder: false, consequences: [])))
         }
         return Outcome(events: kept, alerts: alerts)
     }

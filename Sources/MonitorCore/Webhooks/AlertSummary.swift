@@ -20,51 +20,52 @@ struct AlertSummary {
     var facts: [(label: String, value: String)]
 
     init(event: MonitorEvent) {
-        if let digest = event.digest {
-            self = AlertSummary(digest: digest, event: event)
-            return
-        }
         let status: String
-        switch event.type {
-        case .alertFiring:
-            let icon = event.severity == .error ? "🔴" : "🟠"
-            status = event.reminder ? "\(icon) Still failing" : "\(icon) \(event.severity.rawValue.capitalized)"
+        advice = nil
+        switch event.payload {
+        case .incident(let digest, let verdict):
+            self = AlertSummary(digest: digest, verdict: verdict, domain: event.domain)
+            return
+        case .alertFiring(let alert, let reminder, _):
+            let icon = alert.severity == .error ? "🔴" : "🟠"
+            status = reminder ? "\(icon) Still failing" : "\(icon) \(alert.severity.rawValue.capitalized)"
+            advice = FixAdvice.text(for: alert.code)
         case .alertResolved: status = "✅ Resolved"
         case .originChanged: status = "📝 Origin changed"
         case .cdnPropagated: status = "📦 CDN caught up"
-        case .incident: status = "🔔 Incident"
         case .monitorFiring: status = "🛑 Monitor"
         case .monitorResolved: status = "✅ Monitor recovered"
         case .test: status = "🧪 Test"
         }
-        title = "\(status) — \(event.domain.isEmpty ? "aasa-monitor itself" : event.domain): \(event.code)"
-        message = event.message
-        emphasised = [event.message]
-        appleReason = Self.appleReason(in: event.detail)
-        advice = event.type == .alertFiring ? FixAdvice.text(for: FindingCode(storedID: event.code)) : nil
-        var facts: [(label: String, value: String)] = [("Code", event.code)]
+        // The facts are the event's JSON fields, in words: every kind has them (its own, or its kind's fixed ones).
+        let fields = EventFields(event.payload)
+        title = "\(status) — \(event.domain.isEmpty ? "aasa-monitor itself" : event.domain): \(fields.code)"
+        message = fields.message
+        emphasised = [fields.message]
+        appleReason = Self.appleReason(in: fields.detail)
+        var facts: [(label: String, value: String)] = [("Code", fields.code)]
         if !event.domain.isEmpty { facts.insert(("Domain", event.domain), at: 0) }
-        facts.append(("Severity", event.severity.rawValue))
-        if let source = event.source { facts.append(("Source", source.rawValue)) }
-        if !event.subject.isEmpty { facts.append(("Subject", event.subject)) }
-        if let verdict = event.verdict { facts.append(("Verdict", verdict.rawValue)) }
-        if event.flapping { facts.append(("Flapping", "yes: held firing until stable")) }
+        facts.append(("Severity", fields.severity.rawValue))
+        if let source = fields.source { facts.append(("Source", source.rawValue)) }
+        if !fields.subject.isEmpty { facts.append(("Subject", fields.subject)) }
+        if let verdict = fields.verdict { facts.append(("Verdict", verdict.rawValue)) }
+        if fields.flapping { facts.append(("Flapping", "yes: held firing until stable")) }
         self.facts = facts
     }
 
     /// The one message of a domain's check: title by what happened, then sections, causes first.
-    init(digest: IncidentDigest, event: MonitorEvent) {
+    init(digest: IncidentDigest, verdict: Verdict?, domain: String) {
         if let first = digest.started.first {
             let icon = first.severity == .error ? "🔴" : "🟠"
             let state = first.flapping == nil ? "Failing" : "Failing again, flapping"
-            title = "\(icon) \(state) — \(event.domain): \(first.code)"
+            title = "\(icon) \(state) — \(domain): \(first.code)"
         } else if let reminder = digest.stillFailing.first(where: \.reminder) {
-            title = "🔁 Still failing — \(event.domain): \(reminder.code)"
+            title = "🔁 Still failing — \(domain): \(reminder.code)"
         } else if !digest.recovered.isEmpty {
             title =
-                digest.stillFailing.isEmpty ? "✅ Resolved — \(event.domain)" : "🟠 Partly recovered — \(event.domain)"
+                digest.stillFailing.isEmpty ? "✅ Resolved — \(domain)" : "🟠 Partly recovered — \(domain)"
         } else {
-            title = "📝 \(event.domain): \(digest.notes.first.map { _ in "changes" } ?? "update")"
+            title = "📝 \(domain): \(digest.notes.first.map { _ in "changes" } ?? "update")"
         }
         var lines: [String] = []
         var headings: Set<String> = []
@@ -94,8 +95,8 @@ struct AlertSummary {
         emphasised = headings
         appleReason = nil
         advice = nil
-        var facts: [(label: String, value: String)] = [("Domain", event.domain)]
-        if let verdict = event.verdict { facts.append(("Verdict", verdict.rawValue)) }
+        var facts: [(label: String, value: String)] = [("Domain", domain)]
+        if let verdict { facts.append(("Verdict", verdict.rawValue)) }
         if !digest.incident.isEmpty { facts.append(("Incident", digest.incident)) }
         self.facts = facts
     }

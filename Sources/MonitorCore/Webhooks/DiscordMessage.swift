@@ -86,10 +86,10 @@ struct DiscordMessage: Encodable {
 
     /// Red for errors, orange for warnings, green for resolves, blue for information.
     static func color(for event: MonitorEvent) -> Int {
-        switch (event.type, event.severity) {
-        case (.alertResolved, _): 0x2EB67D
-        case (.alertFiring, .error): 0xE01E5A
-        case (.alertFiring, .warning): 0xECB22E
+        switch event.payload {
+        case .alertResolved: 0x2EB67D
+        case .alertFiring(let alert, _, _) where alert.severity == .error: 0xE01E5A
+        case .alertFiring(let alert, _, _) where alert.severity == .warning: 0xECB22E
         default: 0x36C5F0
         }
     }

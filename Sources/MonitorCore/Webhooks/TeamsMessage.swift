@@ -88,10 +88,10 @@ struct TeamsMessage: Encodable {
     }
 
     static func color(for event: MonitorEvent) -> String {
-        switch (event.type, event.severity) {
-        case (.alertResolved, _): "Good"
-        case (.alertFiring, .error): "Attention"
-        case (.alertFiring, .warning): "Warning"
+        switch event.payload {
+        case .alertResolved: "Good"
+        case .alertFiring(let alert, _, _) where alert.severity == .error: "Attention"
+        case .alertFiring(let alert, _, _) where alert.severity == .warning: "Warning"
         default: "Accent"
         }
     }

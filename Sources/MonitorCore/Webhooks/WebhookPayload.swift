@@ -36,6 +36,7 @@ struct StandardWebhookBody: Encodable {
     }
 
     func encode(to encoder: any Encoder) throws {
+        let fields = EventFields(event.payload)
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(2, forKey: .version)
         try container.encode(event.type, forKey: .type)
@@ -43,18 +44,19 @@ struct StandardWebhookBody: Encodable {
         try container.encode(event.id, forKey: .eventID)
         try container.encode(RFC3339.string(event.occurredAt), forKey: .timestamp)
         try container.encode(event.domain, forKey: .domain)
-        try container.encode(event.code, forKey: .code)
-        try container.encode(event.severity, forKey: .severity)
-        try container.encode(event.message, forKey: .message)
-        try container.encode(event.detail, forKey: .detail)
-        try container.encode(event.verdict, forKey: .verdict)
-        try container.encode(event.diff, forKey: .diff)
-        try container.encode(event.source, forKey: .source)
-        try container.encode(event.subject, forKey: .subject)
-        try container.encode(event.reminder, forKey: .reminder)
-        try container.encode(event.flapping, forKey: .flapping)
-        try container.encode(event.incident, forKey: .incident)
-        try container.encode(event.causedBy, forKey: .causedBy)
-        try container.encode(event.consequences, forKey: .consequences)
+        try container.encode(fields.code, forKey: .code)
+        try container.encode(fields.severity, forKey: .severity)
+        try container.encode(fields.message, forKey: .message)
+        try container.encode(fields.detail, forKey: .detail)
+        try container.encode(fields.verdict, forKey: .verdict)
+        try container.encode(fields.diff, forKey: .diff)
+        try container.encode(fields.source, forKey: .source)
+        try container.encode(fields.subject, forKey: .subject)
+        try container.encode(fields.reminder, forKey: .reminder)
+        try container.encode(fields.flapping, forKey: .flapping)
+        try container.encode(fields.incident, forKey: .incident)
+        // Always `null`: an alert is never caused (a caused finding does not alert), and other kinds have no cause.
+        try container.encodeNil(forKey: .causedBy)
+        try container.encode(fields.consequences, forKey: .consequences)
     }
 }

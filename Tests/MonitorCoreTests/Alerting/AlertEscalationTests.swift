@@ -13,14 +13,14 @@ struct AlertEscalationTests {
             scenario.check([.stale(.error)]), scenario.check([.stale(.warning)]), scenario.check([.stale(.error)]),
         ].map { $0.map(\.summary).joined(separator: "+") }
         #expect(summaries == ["fire(warning)", "", "fire", "", "", "fire"])
-        #expect(scenario.events.allSatisfy { !$0.reminder })
+        #expect(scenario.events.allSatisfy { !$0.isReminder })
     }
 
     @Test("the most severe of two findings with one identity decides the alert's severity")
     func mostSevereWins() {
         var scenario = AlertScenario(policy: AlertPolicy(failureThreshold: 1))
         let events = scenario.check([.stale(.warning), .stale(.error)])
-        #expect(events.map(\.severity) == [.error])
+        #expect(events.map(\.alert?.severity) == [.error])
     }
 
     @Test("an alert that fires three times within an hour is held firing until it passes for an hour")
@@ -30,7 +30,7 @@ struct AlertEscalationTests {
         // Alternating every 5 minutes for 2 hours: without damping that would be 24 events.
         let summaries = scenario.run(String(repeating: "F.", count: 12))
         #expect(summaries.filter { !$0.isEmpty } == ["fire", "resolve", "fire", "resolve", "fire"])
-        #expect(scenario.events.last?.flapping == true)
+        #expect(scenario.events.last?.alert?.flapping == true)
         #expect(scenario.states.values.allSatisfy { $0.isFiring })
 
         // Stable for 55 minutes: still held. At an hour: resolved.
@@ -44,7 +44,7 @@ struct AlertEscalationTests {
             policy: AlertPolicy(failureThreshold: 1, flapWindow: 3_600, flapLimit: 3, flapStablePeriod: 3_600))
         let summaries = scenario.run("F.F.F.F.", interval: 1_000)
         #expect(summaries == ["fire", "resolve", "fire", "resolve", "fire", "resolve", "fire", "resolve"])
-        #expect(scenario.events.allSatisfy { !$0.flapping })
+        #expect(scenario.events.allSatisfy { $0.alert?.flapping == false })
     }
 
     @Test("event IDs come from the injected generator, one per event, in identity order")
@@ -52,6 +52,6 @@ struct AlertEscalationTests {
         var scenario = AlertScenario(policy: AlertPolicy(failureThreshold: 1))
         let events = scenario.check([.stale(.warning), .redirect])
         #expect(events.map(\.id) == ["evt_1", "evt_2"])
-        #expect(events.map(\.code) == ["cdn.stale", "origin.redirect"])
+        #expect(events.map(\.alert?.code) == [.cdnStale, .originRedirect])
     }
 }

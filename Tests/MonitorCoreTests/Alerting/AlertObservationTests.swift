@@ -28,10 +28,10 @@ struct AlertObservationTests {
         let broken = F.evaluate(F.observation(), expectations: expectations)
         let fired = Self.advance([:], broken)
         // The CDN copy has the same meaning as the origin's: one problem, one alert, on the origin copy.
-        #expect(fired.events.filter { $0.code == "expect.url" }.map(\.source) == [.wellKnown])
+        #expect(fired.events.filter { $0.alert?.code == .expectURL }.map(\.alert?.source) == [.wellKnown])
         let timedOut = F.evaluate(F.observation(wellKnown: F.failure(.timeout)), expectations: expectations)
         let after = Self.advance(fired.states, timedOut)
-        #expect(!after.events.contains { $0.type == .alertResolved && $0.code == "expect.url" })
+        #expect(!after.events.contains { $0.type == .alertResolved && $0.alert?.code == .expectURL })
         #expect(after.states.keys.contains { $0.code == .expectURL && $0.source == .wellKnown })
     }
 
@@ -39,21 +39,21 @@ struct AlertObservationTests {
     func brokenOriginKeepsStale() {
         let stale = F.evaluate(F.observation(cdn: F.json(F.olderDocument, headers: F.cdnHeaders)))
         let fired = Self.advance([:], stale)
-        #expect(fired.events.contains { $0.code == "cdn.stale" && $0.type == .alertFiring })
+        #expect(fired.events.contains { $0.alert?.code == .cdnStale && $0.type == .alertFiring })
         let broken = F.evaluate(F.observation(wellKnown: F.status(500), cdn: F.json(F.olderDocument)))
         let after = Self.advance(fired.states, broken)
-        #expect(!after.events.contains { $0.type == .alertResolved && $0.code == "cdn.stale" })
+        #expect(!after.events.contains { $0.type == .alertResolved && $0.alert?.code == .cdnStale })
     }
 
     @Test("a CDN that answers 503 does not resolve cdn.missing; a CDN serving the copy does")
     func unreachableCDNKeepsMissing() {
         let missing = F.evaluate(F.observation(cdn: F.status(404)))
         let fired = Self.advance([:], missing)
-        #expect(fired.events.map(\.code).contains("cdn.missing"))
+        #expect(fired.events.map(\.alert?.code).contains(.cdnMissing))
         let unreachable = F.evaluate(F.observation(cdn: F.status(503)))
         let during = Self.advance(fired.states, unreachable)
-        #expect(!during.events.contains { $0.type == .alertResolved && $0.code == "cdn.missing" })
+        #expect(!during.events.contains { $0.type == .alertResolved && $0.alert?.code == .cdnMissing })
         let back = Self.advance(during.states, F.evaluate(F.observation()))
-        #expect(back.events.contains { $0.type == .alertResolved && $0.code == "cdn.missing" })
+        #expect(back.events.contains { $0.type == .alertResolved && $0.alert?.code == .cdnMissing })
     }
 }

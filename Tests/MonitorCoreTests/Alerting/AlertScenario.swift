@@ -48,12 +48,17 @@ struct AlertScenario {
 extension MonitorEvent {
     /// `fire`, `fire(error)`, `remind`, `resolve`: what a receiver would notice.
     var summary: String {
-        switch type {
-        case .alertFiring where reminder: "remind"
-        case .alertFiring: severity == .error ? "fire" : "fire(\(severity.rawValue))"
+        switch payload {
+        case .alertFiring(_, reminder: true, _): "remind"
+        case .alertFiring(let alert, _, _): alert.severity == .error ? "fire" : "fire(\(alert.severity.rawValue))"
         case .alertResolved: "resolve"
         default: type.rawValue
         }
+    }
+
+    /// A reminder of a still-firing alert.
+    var isReminder: Bool {
+        if case .alertFiring(_, reminder: true, _) = payload { true } else { false }
     }
 }
 

@@ -30,7 +30,7 @@ struct AlertThresholdTests {
     func reminders() {
         var hourly = AlertScenario(policy: AlertPolicy(failureThreshold: 1, repeatAfter: 3_600))
         #expect(hourly.run("FFFFFF", interval: 1_800) == ["fire", "", "remind", "", "remind", ""])
-        #expect(hourly.events.map(\.reminder) == [false, true, true])
+        #expect(hourly.events.map(\.isReminder) == [false, true, true])
 
         var never = AlertScenario(policy: AlertPolicy(failureThreshold: 1, repeatAfter: 0))
         #expect(never.run("FFFFFF", interval: 86_400) == ["fire", "", "", "", "", ""])
@@ -49,10 +49,11 @@ struct AlertThresholdTests {
         scenario.check([.redirect])
         let resolved = try #require(scenario.check([]).first)
         #expect(resolved.type == .alertResolved)
-        #expect(resolved.code == "origin.redirect")
-        #expect(resolved.source == .wellKnown)
-        #expect(resolved.severity == .error)
-        #expect(resolved.message == ReportFinding.redirect.message)
+        let alert = try #require(resolved.alert)
+        #expect(alert.code == .originRedirect)
+        #expect(alert.source == .wellKnown)
+        #expect(alert.severity == .error)
+        #expect(alert.message == ReportFinding.redirect.message)
         #expect(resolved.id == "evt_2")
     }
 
@@ -71,10 +72,10 @@ struct AlertThresholdTests {
         let first = ReportFinding.expectURL("https://example.com/a")
         let second = ReportFinding.expectURL("https://example.com/b")
         let fired = scenario.check([first, second])
-        #expect(fired.map(\.subject) == ["https://example.com/a", "https://example.com/b"])
+        #expect(fired.map(\.alert?.subject) == ["https://example.com/a", "https://example.com/b"])
         let resolved = scenario.check([second])
         #expect(resolved.map(\.type) == [.alertResolved])
-        #expect(resolved.map(\.subject) == ["https://example.com/a"])
+        #expect(resolved.map(\.alert?.subject) == ["https://example.com/a"])
         #expect(scenario.states[second.identity(domain: "example.com")]?.isFiring == true)
     }
 

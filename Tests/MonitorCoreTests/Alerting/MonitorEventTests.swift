@@ -34,14 +34,16 @@ struct MonitorEventTests {
     }
 
     @Test("cdn.propagated carries the measured delay and the hash Apple now serves")
-    func cdnPropagated() {
+    func cdnPropagated() throws {
         let event = MonitorEvent.cdnPropagated(
             id: "evt_1", domain: "example.com", delaySeconds: 5_400, hash: "sha256:ab", at: .now)
         #expect(event.type == .cdnPropagated)
-        #expect(event.code == "cdn.propagated")
-        #expect(event.severity == .info)
-        #expect(event.detail["delay_seconds"] == .double(5_400))
-        #expect(event.message.contains("1 h 30 min"))
+        #expect(event.payload == .cdnPropagated(delaySeconds: 5_400, hash: "sha256:ab", verdict: nil))
+        let json = String(decoding: try MonitorJSON.encoder().encode(event), as: UTF8.self)
+        #expect(json.contains(#""code":"cdn.propagated""#))
+        #expect(json.contains(#""severity":"info""#))
+        #expect(json.contains(#""detail":{"delay_seconds":5400,"hash":"sha256:ab"}"#))
+        #expect(json.contains("1 h 30 min"))
     }
 
     @Test("events survive a JSON round trip with snake_case keys, as the outbox stores them")
@@ -55,5 +57,34 @@ struct MonitorEventTests {
         let data = try JSONEncoder().encode(events)
         #expect(try JSONDecoder().decode([MonitorEvent].self, from: data) == events)
         #expect(String(decoding: data, as: UTF8.self).contains("occurred_at"))
+    }
+
+    @Test(
+        "a stored row without what its kind needs is refused as unreadable (the outbox dead-letters it), never a trap",
+        arguments: [
+            #"{"id":"e","type":"alert.firing","occurred_at":"2026-11-21T19:12:03Z","domain":"d","code":"cdn.stale","#
+                + #""severity":"error","message":"m","reminder":false}"#,
+            #"{"id":"e","type":"origin.changed","occurred_at":"2026-11-21T19:12:03Z","domain":"d"}"#,
+            #"{"id":"e","type":"cdn.propagated","occurred_at":"2026-11-21T19:12:03Z","domain":"d","detail":{}}"#,
+            #"{"id":"e","type":"monitor.resolved","occurred_at":"2026-11-21T19:12:03Z","domain":"","#
+                + #""code":"monitor.store","detail":{}}"#,
+        ])
+    func unreadableRows(json: String) {
+        #expect(throws: DecodingError.self) {
+            try MonitorJSON.decoder().decode(MonitorEvent.self, from: Data(json.utf8))
+        }
+    }
+
+    @Test("each kind carries its own fields: a renderer switches on the payload to read them")
+    func payloadPerKind() {
+        let event = MonitorEvent.test(id: "evt_1", at: Date(timeIntervalSince1970: 6))
+        #expect(event.type == .test)
+        #expect(event.alert == nil)
+        #expect(event.identity == nil)
+        let alert = MonitorEvent.Alert(code: .cdnStale, source: .cdn, severity: .warning, message: "m")
+        let firing = MonitorEvent(
+            id: "evt_2", occurredAt: .now, domain: "example.com",
+            payload: .alertFiring(alert, reminder: false, consequences: []))
+        #expect(firing.identity == FindingIdentity(domain: "example.com", code: .cdnStale, source: .cdn, subject: ""))
     }
 }

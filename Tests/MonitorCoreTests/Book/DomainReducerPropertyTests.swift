@@ -91,12 +91,13 @@ struct DomainReducerPropertyTests {
                     }
                     guard !withSilences else { continue }
                     for event in commit.ledger.events {
-                        let key = "\(event.code)@\(event.source?.rawValue ?? "")/\(event.subject)"
-                        if event.type == .alertFiring, !event.reminder {
+                        guard let alert = event.alert else { continue }
+                        let key = "\(alert.code)@\(alert.source.rawValue)/\(alert.subject)"
+                        if case .alertFiring(_, reminder: false, _) = event.payload {
                             // Firing again is an escalation only: its severity rose.
-                            let before = toldFiring.updateValue(event.severity, forKey: key)
+                            let before = toldFiring.updateValue(alert.severity, forKey: key)
                             #expect(
-                                before.map { event.severity > $0 } ?? true,
+                                before.map { alert.severity > $0 } ?? true,
                                 "seed \(seed): \(key) sent firing twice without a resolution")
                         } else if event.type == .alertResolved {
                             #expect(

@@ -51,7 +51,7 @@ struct FlappingMessageTests {
         #expect(recovered.contains("It had been flapping: it has now passed long enough to be resolved for good."))
         // Programs keep their flag.
         let program = checks[4].filter { $0.webhook == "program" }
-        #expect(program.first?.event.flapping == true)
+        #expect(program.first?.event.alert?.flapping == true)
     }
 
     @Test("a flapping alert that passes is held open until it has passed for the stable period")

@@ -73,9 +73,13 @@ struct IncidentMessageTests {
         #expect(text.contains("SWCERR00101"))
         // Programs get one event per alert: here one alert, carrying its incident and consequences.
         let program = checks.flatMap { $0.filter { $0.webhook == "program" } }
-        #expect(program.map(\.event.code) == ["origin.bot_blocked"])
-        #expect(program.first?.event.incident == "evt_1")
-        #expect(program.first?.event.consequences.contains { $0.hasPrefix("cdn.missing on cdn") } == true)
+        #expect(program.map(\.event.alert?.code) == [.originBotBlocked])
+        #expect(program.first?.event.alert?.incident == "evt_1")
+        guard case .alertFiring(_, _, let consequences)? = program.first?.event.payload else {
+            Issue.record("not an alert.firing")
+            return
+        }
+        #expect(consequences.contains { $0.hasPrefix("cdn.missing on cdn") })
     }
 
     @Test("a healthy domain gets no message")

@@ -105,8 +105,8 @@ struct SilenceGateTests {
         var all = silence
         all.domains = nil
         let monitor = MonitorEvent(
-            id: "m", type: .monitorFiring, occurredAt: now, domain: "", code: "monitor.store", severity: .error,
-            source: nil, message: "m")
+            id: "m", occurredAt: now, domain: "",
+            payload: .monitorFiring(MonitorConditions.Condition(code: .monitorStore, since: now, message: "m")))
         #expect(!all.mutes(monitor))
         #expect(all.mutes(changed))
         #expect(!silence.isActive(at: now.addingTimeInterval(60)))

@@ -10,13 +10,14 @@ struct ChatEscapingTests {
     static let phishing = "[re-authenticate](https://evil.test)"
 
     static func event() -> MonitorEvent {
-        MonitorEvent(
-            id: "evt_01", type: .alertFiring, occurredAt: Date(timeIntervalSince1970: 1_795_288_323),
-            domain: "example.com", code: "origin.redirect", severity: .error, source: .wellKnown,
-            subject: "ABCDE12345.\(phishing)",
+        let alert = MonitorEvent.Alert(
+            code: .originRedirect, source: .wellKnown, subject: "ABCDE12345.\(phishing)", severity: .error,
             message: "the origin redirects to \(phishing) [x][1]\n[1]: https://evil.test {{DATE(2017-02-14T06:08:00Z)}}"
                 + " \u{202E}moc.elppa",
             detail: ["apple_failure_reason": .string("SWCERR00301 \(phishing)")], verdict: .originBroken)
+        return MonitorEvent(
+            id: "evt_01", occurredAt: Date(timeIntervalSince1970: 1_795_288_323), domain: "example.com",
+            payload: .alertFiring(alert, reminder: false, consequences: []))
     }
 
     static func strings(in value: Any) -> [String] {

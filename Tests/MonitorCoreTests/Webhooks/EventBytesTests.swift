@@ -41,40 +41,41 @@ struct EventBytesTests {
 
     /// One event of every kind, and the variants a renderer tells apart (reminder, flapping, a digest's title).
     static let events: [(name: String, event: MonitorEvent)] = {
-        var firing = MonitorEvent(
-            id: "evt_01", type: .alertFiring, occurredAt: at, domain: "example.com", code: "cdn.missing",
-            severity: .error, source: .cdn, subject: "", message: "Apple's CDN has no copy <@here> & \"x\"",
-            detail: ["apple_failure_reason": "SWCERR00301 Timeout", "age": 12, "ratio": .double(0.5)],
-            verdict: .cdnMissing,
-            flapping: true)
-        firing.incident = "evt_00"
-        firing.consequences = ["cdn.stale on cdn: stale"]
+        let firing = MonitorEvent(
+            id: "evt_01", occurredAt: at, domain: "example.com",
+            payload: .alertFiring(
+                MonitorEvent.Alert(
+                    code: .cdnMissing, source: .cdn, subject: "", severity: .error,
+                    message: "Apple's CDN has no copy <@here> & \"x\"",
+                    detail: ["apple_failure_reason": "SWCERR00301 Timeout", "age": 12, "ratio": .double(0.5)],
+                    verdict: .cdnMissing, flapping: true, incident: "evt_00"),
+                reminder: false, consequences: ["cdn.stale on cdn: stale"]))
         let reminder = MonitorEvent(
-            id: "evt_02", type: .alertFiring, occurredAt: at, domain: "example.com", code: "expect.url",
-            severity: .warning, source: .wellKnown, subject: "https://example.com/buy", message: "no app",
-            verdict: .expectationFailed, reminder: true)
-        var resolved = MonitorEvent(
-            id: "evt_03", type: .alertResolved, occurredAt: at, domain: "example.com", code: "origin.redirect",
-            severity: .error, source: .wellKnown, message: "redirects", detail: ["status": 301], verdict: .ready,
-            flapping: true)
-        resolved.incident = "evt_00"
+            id: "evt_02", occurredAt: at, domain: "example.com",
+            payload: .alertFiring(
+                MonitorEvent.Alert(
+                    code: .expectURL, source: .wellKnown, subject: "https://example.com/buy", severity: .warning,
+                    message: "no app", verdict: .expectationFailed),
+                reminder: true, consequences: []))
+        let resolved = MonitorEvent(
+            id: "evt_03", occurredAt: at, domain: "example.com",
+            payload: .alertResolved(
+                MonitorEvent.Alert(
+                    code: .originRedirect, source: .wellKnown, severity: .error, message: "redirects",
+                    detail: ["status": 301], verdict: .ready, flapping: true, incident: "evt_00")))
         let unknownCode = MonitorEvent(
-            id: "evt_04", type: .alertFiring, occurredAt: at, domain: "example.com", code: "origin.from_the_future",
-            severity: .warning, source: .root, message: "a code this version does not know")
-        // As the ledger makes them: code, source and subject of the lead item, the worst severity, one summary line.
-        var incident = MonitorEvent(
-            id: "evt_05", type: .incident, occurredAt: at, domain: "example.com", code: "origin.bot_blocked",
-            severity: .error, source: .wellKnown,
-            message: "origin.bot_blocked started failing again (flapping: held open) (1 more follow from it); "
-                + "1 still failing; 1 recovered",
-            verdict: .originBroken)
-        incident.incident = "evt_00"
-        incident.digest = digest
-        var recoveredOnly = MonitorEvent(
-            id: "evt_06", type: .incident, occurredAt: at, domain: "example.com", code: "origin.slow",
-            severity: .info, source: .root, message: "all clear: The origin serves the file as Apple needs it again.",
-            verdict: .ready)
-        recoveredOnly.digest = IncidentDigest(incident: "", recovered: digest.recovered)
+            id: "evt_04", occurredAt: at, domain: "example.com",
+            payload: .alertFiring(
+                MonitorEvent.Alert(
+                    code: FindingCode(storedID: "origin.from_the_future"), source: .root, severity: .warning,
+                    message: "a code this version does not know"),
+                reminder: false, consequences: []))
+        // As the ledger makes them: the code, source, subject, severity and summary line follow from the digest.
+        let incident = MonitorEvent(
+            id: "evt_05", occurredAt: at, domain: "example.com", payload: .incident(digest, verdict: .originBroken))
+        let recoveredOnly = MonitorEvent(
+            id: "evt_06", occurredAt: at, domain: "example.com",
+            payload: .incident(IncidentDigest(incident: "", recovered: digest.recovered), verdict: .ready))
         let conditionSince = at.addingTimeInterval(-600)
         let condition = MonitorConditions.Condition(code: .monitorNetwork, since: conditionSince, message: "no network")
         return [

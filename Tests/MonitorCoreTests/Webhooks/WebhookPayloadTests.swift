@@ -7,11 +7,13 @@ import Testing
 struct WebhookPayloadTests {
     static let hostile = "He said \"stop\" —\nnew line\ttab \\ backslash <@here> & <https://evil|click> 😀 日本語 café"
 
-    static func event(message: String = hostile, type: MonitorEvent.Kind = .alertFiring) -> MonitorEvent {
-        MonitorEvent(
-            id: "evt_01", type: type, occurredAt: Date(timeIntervalSince1970: 1_795_288_323), domain: "example.com",
-            code: "cdn.missing", severity: .error, source: .cdn, message: message,
+    static func event(message: String = hostile) -> MonitorEvent {
+        let alert = MonitorEvent.Alert(
+            code: .cdnMissing, source: .cdn, severity: .error, message: message,
             detail: ["apple_failure_reason": "SWCERR00301 Timeout \"quoted\"", "age": 12], verdict: .cdnMissing)
+        return MonitorEvent(
+            id: "evt_01", occurredAt: Date(timeIntervalSince1970: 1_795_288_323), domain: "example.com",
+            payload: .alertFiring(alert, reminder: false, consequences: []))
     }
 
     static func parse(_ bytes: [UInt8]) throws -> [String: Any] {
