@@ -15,7 +15,7 @@ public struct SilenceOrder: Sendable, Hashable {
     /// The A-labels to silence; `nil` for every domain.
     public var domains: [String]?
     /// Only alerts of this finding code.
-    public var code: String?
+    public var code: FindingCode?
     public var startsAt: Date
     public var endsAt: Date
     public var author: String
@@ -60,11 +60,15 @@ public struct SilenceOrder: Sendable, Hashable {
         } else {
             self.domains = nil
         }
-        if let code, FindingCode(id: code) == nil {
-            throw SilenceOrderError(
-                field: "code", message: "no finding code '\(code)' (aasa-monitor explain --list lists them)")
+        if let code {
+            guard let registered = FindingCode(id: code) else {
+                throw SilenceOrderError(
+                    field: "code", message: "no finding code '\(code)' (aasa-monitor explain --list lists them)")
+            }
+            self.code = registered
+        } else {
+            self.code = nil
         }
-        self.code = code
         switch (duration, endsAt) {
         case (let duration?, nil):
             switch SettingValue.duration(duration) {

@@ -1,3 +1,4 @@
+import AASA
 import Foundation
 import MonitorCore
 
@@ -7,7 +8,7 @@ public struct SilenceStatus: Sendable, Hashable, Encodable {
     public var id: String
     /// `null` for every domain.
     @NullWhenAbsent public var domains: [String]?
-    @NullWhenAbsent public var code: String?
+    @NullWhenAbsent public var code: FindingCode?
     @RFC3339Time public var startsAt: Date?
     @RFC3339Time public var endsAt: Date?
     public var author: String

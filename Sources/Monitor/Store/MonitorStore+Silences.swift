@@ -1,3 +1,4 @@
+import AASA
 import Foundation
 import GRDB
 import MonitorCore
@@ -11,7 +12,7 @@ import MonitorCore
 extension MonitorStore {
     /// Adds a silence and returns it with its id.
     public func addSilence(
-        domains: [String]?, code: String?, from start: Date, until end: Date, author: String, reason: String,
+        domains: [String]?, code: FindingCode?, from start: Date, until end: Date, author: String, reason: String,
         at now: Date
     ) async throws -> Silence {
         let domainsJSON = try domains.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
@@ -22,7 +23,8 @@ extension MonitorStore {
                     VALUES (?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
-                    domainsJSON, code, StoredInstant(start), StoredInstant(end), author, reason, StoredInstant(now),
+                    domainsJSON, code?.id, StoredInstant(start), StoredInstant(end), author, reason,
+                    StoredInstant(now),
                 ])
             return Silence(
                 id: String(db.lastInsertedRowID), domains: domains, code: code, startsAt: start, endsAt: end,
@@ -70,8 +72,10 @@ extension StoreReader {
         let domainsJSON: String? = row["domains_json"]
         let domains = domainsJSON.flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) }
         let id: Int64 = row["id"]
+        let code: String? = row["code"]
         return Silence(
-            id: String(id), domains: domainsJSON == nil ? nil : (domains ?? []), code: row["code"],
+            id: String(id), domains: domainsJSON == nil ? nil : (domains ?? []),
+            code: code.map(FindingCode.init(storedID:)),
             startsAt: row.date("starts_at"), endsAt: row.date("ends_at"), author: row["author"], reason: row["reason"])
     }
 }

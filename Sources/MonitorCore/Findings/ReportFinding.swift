@@ -77,6 +77,18 @@ public struct FindingCause: Sendable, Hashable, Codable {
         self.relation = relation
     }
 
+    enum CodingKeys: String, CodingKey {
+        case code, source, relation
+    }
+
+    /// Writes the code's id as a plain string, in the synthesized order: causes are written with every report.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(code.id, forKey: .code)
+        try container.encode(source, forKey: .source)
+        try container.encode(relation, forKey: .relation)
+    }
+
     /// One line for text output under the finding.
     public var text: String {
         if code.family == .monitor {

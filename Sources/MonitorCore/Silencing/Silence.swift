@@ -12,14 +12,14 @@ public struct Silence: Sendable, Hashable, Codable {
     /// The A-labels it covers; `nil` covers every domain (`--all`).
     public var domains: [String]?
     /// Only alerts of this finding code; `nil` mutes everything about the domains, informational events included.
-    public var code: String?
+    public var code: FindingCode?
     public var startsAt: Date
     public var endsAt: Date
     public var author: String
     public var reason: String
 
     public init(
-        id: String, domains: [String]?, code: String? = nil, startsAt: Date, endsAt: Date, author: String,
+        id: String, domains: [String]?, code: FindingCode? = nil, startsAt: Date, endsAt: Date, author: String,
         reason: String
     ) {
         self.id = id
@@ -52,7 +52,7 @@ public struct Silence: Sendable, Hashable, Codable {
     public func mutes(_ event: MonitorEvent) -> Bool {
         guard !event.domain.isEmpty, covers(domain: event.domain) else { return false }
         switch event.payload {
-        case .alertFiring(let alert, _, _), .alertResolved(let alert): return code.map { $0 == alert.code.id } ?? true
+        case .alertFiring(let alert, _, _), .alertResolved(let alert): return code.map { $0 == alert.code } ?? true
         case .monitorFiring, .monitorResolved, .test: return false
         case .originChanged, .cdnPropagated, .incident: return code == nil
         }
@@ -60,7 +60,7 @@ public struct Silence: Sendable, Hashable, Codable {
 
     /// Whether it mutes the alert `identity`.
     public func mutes(_ identity: FindingIdentity) -> Bool {
-        covers(domain: identity.domain) && (code.map { $0 == identity.code.id } ?? true)
+        covers(domain: identity.domain) && (code.map { $0 == identity.code } ?? true)
     }
 
     /// `silenced until 2026-11-23T12:00:00Z by alice: DNS migration` — what `status` and the page say.

@@ -116,6 +116,19 @@ public struct OpenFinding: Sendable, Hashable, Codable {
             self.subject = subject
         }
 
+        enum CodingKeys: String, CodingKey {
+            case code, source, subject
+        }
+
+        /// Writes the code's id as a plain string, in the synthesized order: a domain's state is written at every
+        /// check.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(code.id, forKey: .code)
+            try container.encode(source, forKey: .source)
+            try container.encode(subject, forKey: .subject)
+        }
+
         public static func < (lhs: Key, rhs: Key) -> Bool {
             (lhs.code.id, lhs.source.rawValue, lhs.subject) < (rhs.code.id, rhs.source.rawValue, rhs.subject)
         }

@@ -31,7 +31,7 @@ struct SilencedScenario {
     mutating func run(_ pattern: String) -> [String] { pattern.map { check($0) } }
 
     /// A silence of `alerts.domain` from `checks` checks from now for `length` checks (of 300 s).
-    mutating func silence(startingIn checks: Double = 0, for length: Double, code: String? = nil) {
+    mutating func silence(startingIn checks: Double = 0, for length: Double, code: FindingCode? = nil) {
         let start = alerts.now.addingTimeInterval(checks * 300 + 1)
         silences.append(
             Silence(
@@ -79,7 +79,7 @@ struct SilenceGateTests {
     @Test("a silence of another code mutes only that code")
     func otherCode() {
         var scenario = SilencedScenario()
-        scenario.silence(for: 3, code: FindingCode.cdnStale.id)
+        scenario.silence(for: 3, code: .cdnStale)
         #expect(scenario.run("F.") == ["fire", "resolve"])
     }
 
@@ -100,7 +100,7 @@ struct SilenceGateTests {
             id: "e", domain: "example.com", delaySeconds: 5, hash: "sha256:x", at: now)
         #expect(silence.mutes(changed))
         var coded = silence
-        coded.code = FindingCode.cdnStale.id
+        coded.code = .cdnStale
         #expect(!coded.mutes(changed))
         var all = silence
         all.domains = nil
