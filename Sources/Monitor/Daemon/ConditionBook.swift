@@ -44,13 +44,13 @@ final class ConditionBook: Sendable {
     }
 
     /// A fault of this process or host seen at `now`.
-    func fault(_ code: FindingCode, message: String, now: Date) -> Changes? {
-        take { $0.fault(code, message: message, now: now) }
+    func fault(_ fault: MonitorConditions.Fault, message: String, now: Date) -> Changes? {
+        take { $0.fault(fault, message: message, now: now) }
     }
 
-    /// The fault `code` is over.
-    func cleared(_ code: FindingCode, now: Date) -> Changes? {
-        take { $0.cleared(code, now: now) }
+    /// The fault is over.
+    func cleared(_ fault: MonitorConditions.Fault, now: Date) -> Changes? {
+        take { $0.cleared(fault, now: now) }
     }
 
     /// Forgets domains no longer configured.

@@ -127,7 +127,7 @@ struct HousekeepingService: Service {
         if let trouble {
             // Kept in the condition book until an append commits it (with its resolution, once the store commits).
             if let fired = runtime.conditions.fault(
-                .monitorStore, message: trouble + "; checks are not recorded meanwhile", now: now)
+                .store, message: trouble + "; checks are not recorded meanwhile", now: now)
             {
                 logger.critical("\(trouble)")
                 runtime.conditions.journalFailed(fired)
@@ -137,7 +137,7 @@ struct HousekeepingService: Service {
         guard case .committing = store.health.status,
             unseen == nil || (store.health.lastCommit.map { $0 > unseen!.since } ?? false)
         else { return }
-        if let resolved = runtime.conditions.cleared(.monitorStore, now: now) {
+        if let resolved = runtime.conditions.cleared(.store, now: now) {
             logger.notice("the state database commits again")
             await ConditionLog.journal(resolved, pipeline: pipeline, runtime: runtime, logger: logger)
         } else if let pending = runtime.conditions.takeUnjournaled() {

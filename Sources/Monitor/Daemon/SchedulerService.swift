@@ -90,7 +90,7 @@ struct SchedulerService: Service {
             logger.error(
                 "check discarded: this process lacks resources",
                 metadata: ["domain": "\(job.domain)", "reason": "\(fault.reason)"])
-            if let changes = runtime.conditions.fault(.monitorResources, message: fault.reason, now: clock()) {
+            if let changes = runtime.conditions.fault(.resources, message: fault.reason, now: clock()) {
                 await ConditionLog.journal(changes, pipeline: pipeline, runtime: runtime, logger: logger)
             }
         } catch is CancellationError {

@@ -20,6 +20,23 @@ import Foundation
 /// - `monitor.store` fires when the state database could not commit (full disk, unwritable or deleted file, a lock
 ///   held elsewhere); it is written once the store commits again, together with its resolution.
 public struct MonitorConditions: Sendable, Hashable {
+    /// The faults the daemon reports itself (the other conditions are judged from checks): a type of their own, so
+    /// a domain's code cannot be passed where a condition's is meant (`.cdnUnreachable` is not
+    /// `.monitorCDNUnreachable`).
+    public enum Fault: Sendable, Hashable, CaseIterable {
+        /// `monitor.resources`: this process lacks descriptors or memory.
+        case resources
+        /// `monitor.store`: the state database cannot commit.
+        case store
+
+        public var code: FindingCode {
+            switch self {
+            case .resources: .monitorResources
+            case .store: .monitorStore
+            }
+        }
+    }
+
     /// An active condition.
     public struct Condition: Sendable, Hashable, Codable {
         /// One of `FindingCode.monitor`.
@@ -69,18 +86,17 @@ public struct MonitorConditions: Sendable, Hashable {
         active[.monitorNetwork] != nil ? [.wellKnown, .root] : []
     }
 
-    /// A fault of this host or process (`monitorResources`, `monitorStore`) seen at `now`; fires the condition
-    /// unless active.
-    public mutating func fault(_ code: FindingCode, message: String, now: Date) -> [Transition] {
-        guard active[code] == nil else { return [] }
-        let condition = Condition(code: code, since: now, message: message)
-        active[code] = condition
+    /// A fault of this host or process seen at `now`; fires its condition unless active.
+    public mutating func fault(_ fault: Fault, message: String, now: Date) -> [Transition] {
+        guard active[fault.code] == nil else { return [] }
+        let condition = Condition(code: fault.code, since: now, message: message)
+        active[fault.code] = condition
         return [.fired(condition)]
     }
 
-    /// The fault `code` is over.
-    public mutating func cleared(_ code: FindingCode, now: Date) -> [Transition] {
-        active.removeValue(forKey: code).map { [.resolved($0, at: now)] } ?? []
+    /// The fault is over.
+    public mutating func cleared(_ fault: Fault, now: Date) -> [Transition] {
+        active.removeValue(forKey: fault.code).map { [.resolved($0, at: now)] } ?? []
     }
 
     /// Sets one domain's network failure, moving `failingCount` by what changed (no recount).
@@ -99,7 +115,7 @@ public struct MonitorConditions: Sendable, Hashable {
     /// Folds one finished (and recorded) check in; `domains` is how many domains are configured.
     public mutating func record(_ report: DomainReport, domains: Int, now: Date) -> [Transition] {
         // A check was probed and recorded: this process had the resources it needed.
-        var transitions = cleared(.monitorResources, now: now)
+        var transitions = cleared(.resources, now: now)
         if report.cdn != nil {
             let unreachable = report.findings.contains { $0.has(.cdnUnreachable) }
             cdnFailuresInARow = unreachable ? cdnFailuresInARow + 1 : 0

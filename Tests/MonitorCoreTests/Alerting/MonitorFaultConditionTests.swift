@@ -10,10 +10,10 @@ struct MonitorFaultConditionTests {
     @Test("a fault fires once while active, resolves once; a recorded check resolves monitor.resources")
     func fireAndClear() {
         var conditions = MonitorConditions()
-        let fired = conditions.fault(.monitorResources, message: "EMFILE", now: Self.now)
+        let fired = conditions.fault(.resources, message: "EMFILE", now: Self.now)
         #expect(fired.count == 1)
-        #expect(conditions.fault(.monitorResources, message: "EMFILE", now: Self.now.addingTimeInterval(1)).isEmpty)
-        #expect(conditions.fault(.monitorStore, message: "disk full", now: Self.now).count == 1)
+        #expect(conditions.fault(.resources, message: "EMFILE", now: Self.now.addingTimeInterval(1)).isEmpty)
+        #expect(conditions.fault(.store, message: "disk full", now: Self.now).count == 1)
         let report = DomainReport(
             domain: "example.com", checkedAt: Self.now, durationSeconds: 1, verdict: .ready, findings: [],
             origin: OriginFacts(
@@ -28,7 +28,7 @@ struct MonitorFaultConditionTests {
                     at: Self.now.addingTimeInterval(5))
             ])
         #expect(conditions.active.keys.sorted() == [.monitorStore])
-        #expect(conditions.cleared(.monitorStore, now: Self.now).count == 1)
-        #expect(conditions.cleared(.monitorStore, now: Self.now).isEmpty)
+        #expect(conditions.cleared(.store, now: Self.now).count == 1)
+        #expect(conditions.cleared(.store, now: Self.now).isEmpty)
     }
 }
