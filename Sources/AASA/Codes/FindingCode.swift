@@ -1,11 +1,14 @@
 /// A finding code: the stable dotted id every output carries (`origin.bot_blocked`), with everything a person
 /// needs to act on it.
 ///
-/// Codes exist only as `static let` members of this type (async-http-client's `HTTPClientError` style), so a code
-/// is never a string typed twice: findings, alert rules, the chat "What to do" line, `explain` and the man page
-/// all read the same member. The members that a document's own bytes can raise live in this module (the parser and
-/// lint emit them); the monitor's transport, CDN, expectation and own (`monitor.*`) codes, and the list of every code
-/// (`FindingCode.all`), live in MonitorCore. Ids are public interface: add codes freely, never rename or reuse one.
+/// Codes are declared only as `static let` members of this type (async-http-client's `HTTPClientError` style), so
+/// a code is never a string typed twice: findings, alert keys, events, the chat "What to do" line, `explain` and the
+/// man page all read the same member. The one other way to get a code is reading a stored row (`init(storedID:)`),
+/// which keeps an id this version does not declare as an unregistered code rather than failing.
+///
+/// The members that a document's own bytes can raise live in this module (the parser and lint emit them); the
+/// monitor's transport, CDN, expectation and own (`monitor.*`) codes, and the list of every code (`FindingCode.all`),
+/// live in MonitorCore. Ids are public interface: add codes freely, never rename or reuse one.
 public struct FindingCode: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The first part of an id: what kind of thing the finding is about.
     public enum Family: String, Sendable, Hashable, CaseIterable {
