@@ -10,8 +10,12 @@ final class DaemonFixture: Sendable {
     static let version2 =
         #"{"applinks":{"details":[{"appIDs":["\#(app)"],"components":[{"/":"/buy/gift*","exclude":true},{"/":"/buy/*"}]}]}}"#
 
-    /// What the origin serves at `.well-known` (status, body).
+    /// What the origin serves at `.well-known` (status, body), from the next check on.
     let origin = Mutex<(Int, String)>((200, DaemonFixture.version1))
+    /// What the check under way is served: `origin` as it was when the check's first request (Apple's fetcher, which
+    /// always goes first) arrived. A test changing `origin` while a check runs would otherwise tear that check
+    /// (Apple's request 404, the plain one 200: a bot block nobody configured, and one chat message too many).
+    private let originOfCheck = Mutex<(Int, String)?>(nil)
     /// When set, the origin answers Apple's fetcher (`AASA-Bot/1.0.0`) 403, like a WAF bot rule, and others 200.
     let blocksApple = Mutex(false)
     /// What Apple's CDN serves (status, body, headers).
@@ -46,7 +50,14 @@ final class DaemonFixture: Sendable {
                 if self.blocksApple.withLock({ $0 }), agent == "AASA-Bot/1.0.0" {
                     return .text("<html>Access denied</html>", status: 403, headers: [("Content-Type", "text/html")])
                 }
-                let (status, body) = self.origin.withLock { $0 }
+                let (status, body) =
+                    agent == "AASA-Bot/1.0.0"
+                    ? self.originOfCheck.withLock { latched in
+                        let current = self.origin.withLock { $0 }
+                        latched = current
+                        return current
+                    }
+                    : (self.originOfCheck.withLock { $0 } ?? self.origin.withLock { $0 })
                 return .text(body, status: status, headers: [("Content-Type", "application/json")])
             },
             FixtureRoute("/apple-app-site-association", FixtureResponse(status: 404)),
