@@ -22,6 +22,9 @@ extension Orchestrator {
         var bareConcurrency = 64
         /// Domains the bare client fetches (nginx only): `d0` to `dN-1`; nil for all.
         var bareDomains: Int?
+        /// Times the bare client runs after each daemon run (nginx only); its median CPU is the limit. One run of
+        /// about a second of CPU varied by ±15% on these shared machines, more than the gap being measured.
+        var bareRuns = 3
         /// The cap on each reader at the end of a run: overview, `/metrics`, `status`.
         var readerCapSeconds = 120
         var binary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
@@ -39,6 +42,7 @@ extension Orchestrator {
                 case "--concurrency": concurrency = try Self.positive(value, flag)
                 case "--bare-concurrency": bareConcurrency = try Self.positive(value, flag)
                 case "--bare-domains": bareDomains = try Self.positive(value, flag)
+                case "--bare-runs": bareRuns = try Self.positive(value, flag)
                 case "--reader-cap": readerCapSeconds = try Self.seconds(value, flag)
                 case "--binary": binary = value
                 case "--server":
@@ -49,7 +53,7 @@ extension Orchestrator {
                 default:
                     throw BenchmarkError(
                         "unknown option \(flag); expected --server, --domains, --interval, --seconds, --runs, "
-                            + "--concurrency, --bare-concurrency, --bare-domains, --reader-cap, --binary")
+                            + "--concurrency, --bare-concurrency, --bare-domains, --bare-runs, --reader-cap, --binary")
                 }
             }
         }

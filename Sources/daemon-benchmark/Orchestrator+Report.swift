@@ -10,7 +10,8 @@ extension Orchestrator {
             "run \(run) (load at its end: \(sample.load))",
             "  checks recorded \(daemon.checks) (\(daemon.domainsChecked) domains checked); daemon CPU "
                 + "\(fixed(daemon.cpuSeconds)) s = \(ms(sample.daemonCPUPerCheck)) ms per check",
-            "  bare client CPU \(ms(sample.bareCPUPerCheck)) ms per domain (\(fixed(bare.cpuSeconds)) s for "
+            "  bare client CPU \(ms(sample.bareCPUPerCheck)) ms per domain ("
+                + (bare.runs > 1 ? "median of \(bare.runs) runs, " : "") + "\(fixed(bare.cpuSeconds)) s for "
                 + (bare.domains.map { "\($0) domains" } ?? "\(bare.requests) requests")
                 + ", peak RSS \(mb(bare.maxRSSKilobytes)) MB"
                 + (bare.failures > 0 ? ", \(bare.failures) requests failed" : "") + "); ratio "

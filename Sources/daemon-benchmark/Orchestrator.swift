@@ -83,11 +83,15 @@ enum Orchestrator {
                 sample = Sample(daemon: daemon, bare: bare, paced: paced, load: load)
             } else {
                 let port = target.connectTo.split(separator: ":").last.map(String.init) ?? ""
-                let bare = try BareResult.measure(
-                    arguments: [
-                        "bare-fleet", String(min(options.bareDomains ?? options.domains, options.domains)), port,
-                        target.caFile, String(options.bareConcurrency),
-                    ], replay: nil)
+                let bares = try (0..<options.bareRuns).map { _ in
+                    try BareResult.measure(
+                        arguments: [
+                            "bare-fleet", String(min(options.bareDomains ?? options.domains, options.domains)), port,
+                            target.caFile, String(options.bareConcurrency),
+                        ], replay: nil)
+                }
+                var bare = bares.sorted { $0.cpuSeconds < $1.cpuSeconds }[bares.count / 2]
+                bare.runs = bares.count
                 sample = Sample(daemon: daemon, bare: bare, paced: nil, load: load)
             }
             samples.append(sample)
@@ -112,6 +116,8 @@ struct BareResult {
     /// Domains fetched (`bare-fleet`); nil for a replay, whose requests are counted instead.
     var domains: Int?
     var handshakes: Int?
+    /// How many runs this is the median of (`--bare-runs`).
+    var runs = 1
 
     /// CPU for one domain's check: per domain, or per request times the daemon's requests per check.
     func cpuPerCheck(requestsPerCheck: Double) -> Double {

@@ -18,14 +18,15 @@ import Foundation
 // `/metrics` with their bytes (each capped at 120 s); and checks and RSS through the run. Then the medians.
 //
 // Usage: daemon-benchmark [--server nginx|fixture] [--domains 1000] [--interval 60s] [--seconds 150] [--runs 3]
-//                         [--concurrency 32] [--bare-concurrency 64] [--bare-domains N] [--reader-cap 120s]
-//                         [--binary PATH]
+//                         [--concurrency 32] [--bare-concurrency 64] [--bare-domains N] [--bare-runs 3]
+//                         [--reader-cap 120s] [--binary PATH]
 //   --server nginx    Debian's nginx-light serves `dN.fleet.test` (both AASA paths) and the CDN
 //                     `cdn.fleet.test/a/v1/<domain>` on one TLS port, HTTP/2, ECDSA P-256 (the default).
 //   --server fixture  the in-process fixture fleet, which records the daemon's requests; the bare client replays
 //                     them in a burst and paced as the daemon sent them.
 //   --concurrency     the daemon's http.concurrency; --bare-concurrency: domains the bare client fetches at once;
-//                     --bare-domains: how many it fetches (default all; its CPU per domain does not grow with N).
+//                     --bare-domains: how many it fetches (default all; its CPU per domain does not grow with N);
+//                     --bare-runs: how many times it runs after each daemon run (its median is the limit).
 //   --binary          the aasa-monitor to run (default: next to this executable).
 //
 //        daemon-benchmark bare-fleet <domains> <port> <ca-file> <concurrency>                (the nginx limit)
