@@ -173,12 +173,10 @@ actor DaemonRuntime {
             deliveryWake.notify()
         }
         if let outcome, configured {
-            if let page = book[domain] {
-                page.entry = outcome.entry
-            } else {
-                book[domain] = BookPage(entry: outcome.entry)
-            }
-            book[domain]?.checks.add(outcome.report.verdict)
+            let page = book[domain] ?? BookPage(entry: outcome.entry)
+            page.entry = outcome.entry
+            page.checks.add(outcome.report.verdict)
+            book[domain] = page
             checksCompleted += 1
         } else if outcome == nil {
             checksFailed += 1
