@@ -118,9 +118,12 @@ public struct FindingCode: Sendable, Hashable, Comparable, CustomStringConvertib
     public var description: String { id }
 
     /// Codes are equal when their ids are: the id is the identity, the texts are documentation. Two copies of one
-    /// member share their box, so the usual comparison is one pointer.
+    /// member share their box, and two registered members never share an id (`init(storedID:)` returns the member
+    /// for a known id), so only a comparison involving an unregistered code reads the texts.
     public static func == (lhs: FindingCode, rhs: FindingCode) -> Bool {
-        lhs.definition === rhs.definition || lhs.id == rhs.id
+        if lhs.definition === rhs.definition { return true }
+        if lhs.isRegistered && rhs.isRegistered { return false }
+        return lhs.id == rhs.id
     }
 
     /// By id, as the text codes sorted before they were typed (reports and alert keys keep that order).

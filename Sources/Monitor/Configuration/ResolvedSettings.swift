@@ -52,7 +52,8 @@ public struct ResolvedSettings: Sendable, Hashable {
             switch SettingLimits.concurrency.check(value) {
             case .success(let value): http.concurrency = value
             case .failure(let error):
-                throw SettingOverrideError(flag: "--concurrency", text: String(value), reason: error.reason)
+                throw SettingOverrideError(
+                    flag: SettingLimits.concurrency.flag ?? "--concurrency", text: String(value), reason: error.reason)
             }
         }
         if let text = overrides.cdnBase {

@@ -106,7 +106,7 @@ enum DomainPageHTML {
             html.text(finding.code.whyAppleCares)
         }
         html.raw("</p><p><em>What to do:</em> ")
-        html.text(FixAdvice.text(for: finding.code))
+        html.text(finding.code.fix)
         html.raw("</p>")
     }
 

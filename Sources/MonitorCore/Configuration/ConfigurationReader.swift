@@ -143,32 +143,12 @@ struct ConfigurationReader {
 
     /// A duration judged by `limit`, the entry of `SettingLimits` that `check`'s flag is judged by too.
     mutating func duration(_ node: Node, path: ConfigurationPath, _ limit: DurationLimit) -> Duration? {
-        guard case .scalar(let scalar) = node, Self.tagName(node) == .str || Self.tagName(node) == .int else {
-            report("expected a duration like 30s, 15m, 24h or 14d, found \(Self.describe(node))", at: node, path: path)
-            return nil
-        }
-        switch limit.read(scalar.string) {
-        case .failure(let error):
-            report("\(error.reason), found \(Self.describe(node))", at: node, path: path)
-            return nil
-        case .success(let duration):
-            return duration
-        }
+        duration(node, path: path, minimum: limit.minimum)
     }
 
     /// A whole number judged by `limit`, the entry of `SettingLimits` that `check`'s flag is judged by too.
     mutating func integer(_ node: Node, path: ConfigurationPath, _ limit: IntegerLimit) -> Int? {
-        guard Self.tagName(node) == .int, let value = node.int else {
-            report("expected a whole number, found \(Self.describe(node))", at: node, path: path)
-            return nil
-        }
-        switch limit.check(value) {
-        case .failure(let error):
-            report(error.reason, at: node, path: path)
-            return nil
-        case .success(let value):
-            return value
-        }
+        integer(node, path: path, range: limit.range)
     }
 
     /// One of an enum's raw values.

@@ -35,27 +35,19 @@ public struct DurationLimit: Sendable, Hashable {
     public let key: String
     /// `check`'s flag for it, when there is one (`--timeout`).
     public let flag: String?
+    /// No setting has an upper bound beyond what a duration can say (100 years): a file that says `http.timeout:
+    /// 11m` has always run, and the flags follow the file.
     public let minimum: Duration
-    /// `nil`: no upper bound beyond what a duration can say (100 years).
-    public let maximum: Duration?
 
-    public init(key: String, flag: String?, minimum: Duration, maximum: Duration? = nil) {
+    public init(key: String, flag: String?, minimum: Duration) {
         self.key = key
         self.flag = flag
         self.minimum = minimum
-        self.maximum = maximum
     }
 
     /// `text` as a duration within the limit; the reason names no setting, the caller does.
     public func read(_ text: String) -> Result<Duration, SettingValueError> {
-        switch SettingValue.duration(text, minimum: minimum) {
-        case .success(let duration):
-            if let maximum, duration > maximum {
-                return .failure(SettingValueError(reason: "must be at most \(ConfigurationDuration.text(maximum))"))
-            }
-            return .success(duration)
-        case .failure(let error): return .failure(error)
-        }
+        SettingValue.duration(text, minimum: minimum)
     }
 }
 

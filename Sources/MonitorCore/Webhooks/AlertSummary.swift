@@ -29,7 +29,7 @@ struct AlertSummary {
         case .alertFiring(let alert, let reminder, _):
             let icon = alert.severity == .error ? "🔴" : "🟠"
             status = reminder ? "\(icon) Still failing" : "\(icon) \(alert.severity.rawValue.capitalized)"
-            advice = FixAdvice.text(for: alert.code)
+            advice = alert.code.fix
         case .alertResolved: status = "✅ Resolved"
         case .originChanged: status = "📝 Origin changed"
         case .cdnPropagated: status = "📦 CDN caught up"
@@ -79,7 +79,7 @@ struct AlertSummary {
                     lines.append("   " + Self.flappingText(flapping, recovered: recovered))
                 }
                 if let reason = item.appleReason { lines.append("   Apple's reason: \(reason)") }
-                if advise { lines.append("   What to do: \(FixAdvice.text(for: item.code))") }
+                if advise { lines.append("   What to do: \(item.code.fix)") }
                 for consequence in item.consequences.prefix(5) { lines.append("   ↳ because of it: \(consequence)") }
             }
         }

@@ -90,7 +90,7 @@ struct StoredFindingCodeTests {
         #expect(code.family == .cdn)
         #expect(!code.concernsContent)
         #expect(code != .cdnStale)
-        #expect(code.fix == FixAdvice.text(for: "x"))
+        #expect(code.fix == FindingCode(storedID: "x").fix)
         #expect(FindingCode(storedID: "x").family == .origin)
         #expect(FindingCode(id: "cdn.from_the_future") == nil)
     }

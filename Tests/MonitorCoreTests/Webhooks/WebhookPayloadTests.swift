@@ -122,11 +122,12 @@ struct WebhookPayloadTests {
             "aasa.legacy_apps", "aasa.duplicate_key", "cdn.unreachable", "cdn.missing", "cdn.stale", "cdn.only",
             "cdn.invalid", "expect.app_missing", "expect.url",
         ]
-        let fallbacks = Set(["origin.x", "aasa.x", "cdn.x", "expect.x", "origin.tls.x", "x"].map(FixAdvice.text))
+        let fallbacks = Set(
+            ["origin.x", "aasa.x", "cdn.x", "expect.x", "origin.tls.x", "x"].map { FindingCode(storedID: $0).fix })
         for code in codes {
             let registered = try #require(FindingCode(id: code), "\(code) is not registered")
-            #expect(FixAdvice.text(for: code) == registered.fix)
-            #expect(!fallbacks.contains(FixAdvice.text(for: code)), "\(code) has no advice of its own")
+            #expect(FindingCode(storedID: code).fix == registered.fix)
+            #expect(!fallbacks.contains(FindingCode(storedID: code).fix), "\(code) has no advice of its own")
         }
     }
 }
