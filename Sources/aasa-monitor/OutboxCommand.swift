@@ -57,11 +57,6 @@ struct OutboxCommand: AsyncParsableCommand {
         if let error = entry.lastError { parts.append("last error: \(error)") }
         return TerminalText.safe(parts.joined(separator: "; "))
     }
-
-    /// Maps a refusal to its exit code: 1, the command ran and could not do it.
-    static func failure(_ refusal: OutboxRefusal) -> CommandFailure {
-        CommandFailure(message: "error: \(refusal.description)", exitCode: 1)
-    }
 }
 
 /// `aasa-monitor outbox list [--dead] [--webhook NAME] [--limit N] [--json]`.
@@ -170,19 +165,18 @@ struct OutboxRetryCommand: AsyncParsableCommand {
             for entry in retried { print("retry \(OutboxCommand.line(entry)): due now, attempts reset") }
             return
         }
-        var refusals: [OutboxRefusal] = []
+        var refused = false
         for number in numbers {
-            let before = try await store.outboxEntry(id: number)
             do {
-                let entry = try await store.retryDelivery(id: number, at: now)
-                let note = before?.standing == .dead ? "attempts reset" : "attempts kept"
-                print("retry \(OutboxCommand.line(entry)): due now, \(note)")
+                let retried = try await store.retryDelivery(id: number, at: now)
+                let note = retried.revived ? "attempts reset" : "attempts kept"
+                print("retry \(OutboxCommand.line(retried.entry)): due now, \(note)")
             } catch let refusal as OutboxRefusal {
                 printToStandardError("error: \(refusal.description)")
-                refusals.append(refusal)
+                refused = true
             }
         }
-        if !refusals.isEmpty { throw CommandFailure.negative }
+        if refused { throw CommandFailure.negative }
     }
 }
 

@@ -79,7 +79,8 @@ struct StatusCommand: AsyncParsableCommand {
         } catch {
             throw CommandFailure(message: "error: cannot read the state: \(error)", exitCode: 1)
         }
-        let unchecked = (names ?? []).filter { name in !snapshot.domains.contains { $0.domain == name } }
+        let checked = Set(snapshot.domains.map(\.domain))
+        let unchecked = (names ?? []).filter { !checked.contains($0) }
         if json {
             try JSONOutput.print(snapshot)
         } else {

@@ -61,10 +61,9 @@ struct APIHandlers: Sendable {
         }
     }
 
-    /// `GET /api/v1/openapi.json`: the document kept in the repository, as it is.
-    static var document: Response {
-        EndpointRoutes.response(.ok, contentType: "application/json", body: OpenAPIDocument.json)
-    }
+    /// `GET /api/v1/openapi.json`: the document kept in the repository, as it is, made into a response once.
+    static let document: Response = EndpointRoutes.response(
+        .ok, contentType: "application/json", body: OpenAPIDocument.json)
 
     /// `{"silences": […]}`: what `silence list --json` prints, in an object.
     struct SilenceList: Encodable {

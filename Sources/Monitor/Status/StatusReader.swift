@@ -24,7 +24,15 @@ public struct StatusReader: Sendable {
         -> StatusSnapshot
     {
         let states = try await store.domainStates(domains: domains)
-        let alerts = Dictionary(grouping: try await store.alertStates(), by: \.identity.domain)
+        // A few domains' alerts (and the monitor's own, domain "") by key, as their states are read.
+        let keyed = domains.flatMap { $0.count <= StoreReader.keyedReads ? $0 + [""] : nil }
+        let rows: [StoredAlertState]
+        if let keyed {
+            rows = try await store.alertStates(domains: keyed)
+        } else {
+            rows = try await store.alertStates()
+        }
+        let alerts = Dictionary(grouping: rows, by: \.identity.domain)
         let silences = try await store.silences(at: now) + extra
         return StatusSnapshot(
             daemon: daemonStatus(try await store.heartbeat(), now: now),

@@ -13,10 +13,11 @@ import GRDB
 /// receiver that got it before drops the duplicate. Its last status and error stay until the next attempt.
 extension MonitorStore {
     /// Brings delivery `id` back: a dead one to pending as described above, a pending one due now (its attempts
-    /// kept, it is still within its give-up age). Returns the row as it is now.
+    /// kept, it is still within its give-up age). Returns the row as it is now, and whether it was dead (its attempts
+    /// were reset), both read in the retry's transaction.
     ///
     /// - Throws: `OutboxRefusal` when there is no such row or it was delivered.
-    public func retryDelivery(id: Int64, at now: Date) async throws -> OutboxEntry {
+    public func retryDelivery(id: Int64, at now: Date) async throws -> (entry: OutboxEntry, revived: Bool) {
         try await writer.write { db in
             guard let entry = try Self.outboxEntry(db, id: id) else { throw OutboxRefusal(id: id, reason: .unknown) }
             switch entry.standing {
@@ -27,7 +28,7 @@ extension MonitorStore {
                     sql: "UPDATE outbox SET next_attempt_at = min(next_attempt_at, ?) WHERE id = ?",
                     arguments: [StoredInstant(now), id])
             }
-            return try Self.outboxEntry(db, id: id) ?? entry
+            return (try Self.outboxEntry(db, id: id) ?? entry, entry.standing == .dead)
         }
     }
 

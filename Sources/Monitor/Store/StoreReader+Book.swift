@@ -11,24 +11,26 @@ extension StoreReader {
     public func book(domains: [String]) async throws -> [String: BookEntry] {
         let path = path
         let wanted = Set(domains)
-        // A few domains (a reload listing some again) are read by their keys, not by a scan of every row.
-        if wanted.count <= Self.keyedReads {
-            var book: [String: BookEntry] = [:]
-            for domain in wanted {
-                if let entry = try await entry(of: domain) { book[domain] = entry }
-            }
-            return book
-        }
+        // A few domains (a reload listing some again) are read by their keys in one statement, not by a scan of
+        // every row; a whole book is one scan.
+        let keyed = wanted.count <= Self.keyedReads ? try Self.jsonArray(Array(wanted)) : nil
         return try await database.read { db in
             var book: [String: BookEntry] = [:]
             book.reserveCapacity(wanted.count)
-            let rows = try Row.fetchCursor(db, sql: Self.entrySQL)
+            let rows =
+                try keyed.map {
+                    try Row.fetchCursor(
+                        db, sql: Self.entrySQL + " WHERE domain_state.domain IN (SELECT value FROM json_each(?))",
+                        arguments: [$0])
+                } ?? Row.fetchCursor(db, sql: Self.entrySQL)
             while let row = try rows.next() {
                 let domain: String = row["domain"]
                 guard wanted.contains(domain) else { continue }
                 book[domain] = try Self.entry(row, domain: domain, path: path)
             }
-            for stored in try Self.alertStates(db, domain: nil) where wanted.contains(stored.identity.domain) {
+            let alerts =
+                try keyed.map { try Self.alertStates(db, domainsJSON: $0) } ?? Self.alertStates(db, domain: nil)
+            for stored in alerts where wanted.contains(stored.identity.domain) {
                 guard let state = Self.alertState(stored) else { continue }
                 book[stored.identity.domain, default: BookEntry()].alerts[stored.identity] = state
             }
@@ -60,7 +62,7 @@ extension StoreReader {
         return try await document(hash: hash)
     }
 
-    /// Up to how many domains `book(domains:)` reads one by one.
+    /// Up to how many domains `book(domains:)` and `domainStates(domains:)` read by their keys rather than by a scan.
     static let keyedReads = 64
 
     private static let entrySQL = """

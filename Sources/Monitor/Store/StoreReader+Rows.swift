@@ -33,23 +33,7 @@ extension StoreReader {
     public func alertStates(domains names: [String]) async throws -> [StoredAlertState] {
         guard !names.isEmpty else { return [] }
         let json = try Self.jsonArray(names)
-        return try await database.read { db in
-            try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT domain, code, source, subject, state_json FROM alert_state
-                    WHERE domain IN (SELECT value FROM json_each(?)) ORDER BY domain, code, source, subject
-                    """,
-                arguments: [json]
-            ).compactMap { row in
-                guard let source = FindingSource(rawValue: row["source"]) else { return nil }
-                return StoredAlertState(
-                    identity: FindingIdentity(
-                        domain: row["domain"], code: FindingCode(storedID: row["code"]), source: source,
-                        subject: row["subject"]),
-                    stateJSON: row["state_json"])
-            }
-        }
+        return try await database.read { db in try Self.alertStates(db, domainsJSON: json) }
     }
 
     /// The outcomes of the newest `count` checks of each named domain, oldest first, by name.

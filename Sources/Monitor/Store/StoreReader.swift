@@ -36,8 +36,12 @@ public final class StoreReader: Sendable {
         return StoreReader(database: queue, path: path)
     }
 
-    /// The current state of every domain (or of the named ones), sorted by domain.
+    /// The current state of every domain (or of the named ones), sorted by domain. A few names (up to `keyedReads`)
+    /// are read by key, so `status DOMAIN` and the API's domain answer do not decode a fleet of 100,000.
     public func domainStates(domains: [String]? = nil) async throws -> [DomainState] {
+        if let domains, domains.count <= Self.keyedReads {
+            return try await domainStates(named: domains).values.sorted { $0.domain < $1.domain }
+        }
         let path = path
         // A set, so that filtering by the configured domains stays linear (an array made `status` quadratic).
         let wanted = domains.map(Set.init)
@@ -241,14 +245,28 @@ public final class StoreReader: Sendable {
                     db.cachedStatement(sql: columns + " WHERE domain = ? ORDER BY code, source, subject"),
                     arguments: [domain])
             } ?? Row.fetchAll(db.cachedStatement(sql: columns + " ORDER BY domain, code, source, subject"))
-        return rows.compactMap { row in
-            // A source this version does not know cannot be one of its alerts; skip rather than fail `status`.
-            guard let source = FindingSource(rawValue: row["source"]) else { return nil }
-            let identity = FindingIdentity(
-                domain: row["domain"], code: FindingCode(storedID: row["code"]), source: source,
-                subject: row["subject"])
-            return StoredAlertState(identity: identity, stateJSON: row["state_json"])
-        }
+        return rows.compactMap(storedAlertState)
+    }
+
+    /// The alert states of the domains named in `domainsJSON` (a JSON array, `jsonArray`), sorted by identity.
+    static func alertStates(_ db: Database, domainsJSON: String) throws -> [StoredAlertState] {
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT domain, code, source, subject, state_json FROM alert_state
+                WHERE domain IN (SELECT value FROM json_each(?)) ORDER BY domain, code, source, subject
+                """,
+            arguments: [domainsJSON]
+        ).compactMap(storedAlertState)
+    }
+
+    /// A row of `alert_state`; `nil` for a source this version does not know (it cannot be one of its alerts: skipped
+    /// rather than failing `status`).
+    private static func storedAlertState(_ row: Row) -> StoredAlertState? {
+        guard let source = FindingSource(rawValue: row["source"]) else { return nil }
+        let identity = FindingIdentity(
+            domain: row["domain"], code: FindingCode(storedID: row["code"]), source: source, subject: row["subject"])
+        return StoredAlertState(identity: identity, stateJSON: row["state_json"])
     }
 
     static func decode<Value: Decodable>(_ type: Value.Type, _ data: Data, what: String, path: String) throws -> Value {

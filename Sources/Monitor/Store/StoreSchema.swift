@@ -235,7 +235,10 @@ enum StoreSchema {
                 let text: String = unreadable["value"]
                 let path = try String.fetchOne(db, sql: "SELECT file FROM pragma_database_list WHERE name = 'main'")
                 throw StoreError(
-                    .corruptValue("\(table).\(column) of row \(row) is '\(text)', not a time"), path: path ?? "")
+                    .corruptValue(
+                        "\(table).\(column) of row \(row) is '\(text)', not a time; correct or delete that row "
+                            + "(sqlite3 FILE \"DELETE FROM \(table) WHERE rowid = \(row)\") and start the daemon again"),
+                    path: path ?? "")
             }
             try db.execute(
                 sql: """

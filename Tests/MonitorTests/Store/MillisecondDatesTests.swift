@@ -117,7 +117,8 @@ struct MillisecondDatesTests {
         let error = await #expect(throws: StoreError.self) { try await MonitorStore.open(directory: directory) }
         #expect(
             error?.description == "the state database \(path) holds an unreadable value: "
-                + "timeline.at of row 2 is 'yesterday', not a time")
+                + "timeline.at of row 2 is 'yesterday', not a time; correct or delete that row "
+                + "(sqlite3 FILE \"DELETE FROM timeline WHERE rowid = 2\") and start the daemon again")
         // Nothing of the upgrade was kept: the first row is still the text 0.2.0 wrote.
         let kept = try await DatabaseQueue(path: path).read { db in
             try String.fetchOne(db, sql: "SELECT typeof(at) FROM timeline WHERE id = 1")

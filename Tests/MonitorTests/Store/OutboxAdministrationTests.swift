@@ -75,7 +75,7 @@ struct OutboxAdministrationTests {
         try await withTemporaryStore(kind) { store, _ in
             let ids = try await Self.fill(store)
             let id = try #require(ids["a"])
-            let entry = try await store.retryDelivery(id: id, at: R.at(50))
+            let entry = try await store.retryDelivery(id: id, at: R.at(50)).entry
             #expect(entry.standing == .pending)
             #expect(entry.attempts == 0)
             #expect(entry.nextAttemptAt == R.at(50))
@@ -94,7 +94,7 @@ struct OutboxAdministrationTests {
     func retryPending(kind: StoreKind) async throws {
         try await withTemporaryStore(kind) { store, _ in
             let ids = try await Self.fill(store)
-            let entry = try await store.retryDelivery(id: try #require(ids["b"]), at: R.at(5))
+            let entry = try await store.retryDelivery(id: try #require(ids["b"]), at: R.at(5)).entry
             #expect(entry.standing == .retrying)
             #expect(entry.attempts == 1)
             #expect(entry.nextAttemptAt == R.at(5))
