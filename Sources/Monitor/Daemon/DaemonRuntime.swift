@@ -76,6 +76,9 @@ actor DaemonRuntime {
         min(shortestInterval, 2 + 0.05 * Double(domains))
     }
 
+    /// Whether `name` (an A-label) is configured now: one lookup, for a page or badge about one domain.
+    func isConfigured(_ name: String) -> Bool { domainsByName[name] != nil }
+
     private static func shortestInterval(_ configuration: MonitorConfiguration) -> TimeInterval {
         configuration.domains.map { configuration.interval(for: $0).seconds }.min() ?? 0
     }

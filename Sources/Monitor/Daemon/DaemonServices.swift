@@ -132,7 +132,7 @@ struct DaemonServices {
             domainPage: { raw in
                 // `/domains/Shop.Example` and the U-label find the configured A-label.
                 let name = (try? DomainName.normalize(raw)) ?? raw
-                let configured = await runtime.configuration.domains.contains { $0.name == name }
+                let configured = await runtime.isConfigured(name)
                 let now = clock()
                 return try await StatusPageReader(store: store.reader).domain(
                     name, now: now, configured: configured,
@@ -141,6 +141,7 @@ struct DaemonServices {
             basicAuth: { await runtime.configuration.endpoint.basicAuth },
             api: APISources(
                 store: store, configured: { await runtime.configuration.domains.map(\.name) },
+                isConfigured: { await runtime.isConfigured($0) },
                 maintenance: { await runtime.configuration.maintenance.silences(at: $0) }, now: clock))
     }
 }

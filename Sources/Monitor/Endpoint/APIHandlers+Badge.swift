@@ -10,7 +10,7 @@ extension APIHandlers {
     func badge(_ context: EndpointRequestContext, api: APISources) async throws(APIError) -> Response {
         let file = Self.pathParameter(context, "file")
         guard file.hasSuffix(".svg"), let name = try? DomainName.normalize(String(file.dropLast(4))),
-            await api.configured().contains(name)
+            await api.isConfigured(name)
         else { return Self.badgeResponse(.notFound, Badge.notMonitored) }
         let state = try await read("badge") { try await api.store.reader.domainState(name) }
         return Self.badgeResponse(.ok, Badge.domain(name, verdict: ListedVerdict(state?.verdict)))

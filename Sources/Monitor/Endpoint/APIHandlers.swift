@@ -151,7 +151,7 @@ struct APIHandlers: Sendable {
         -> String
     {
         let raw = Self.pathParameter(context, "domain")
-        guard let name = try? DomainName.normalize(raw), await api.configured().contains(name) else {
+        guard let name = try? DomainName.normalize(raw), await api.isConfigured(name) else {
             throw APIError.notFound("\(raw.prefix(253)) is not a configured domain")
         }
         return name

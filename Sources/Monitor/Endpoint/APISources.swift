@@ -10,6 +10,8 @@ public struct APISources: Sendable {
     public var store: MonitorStore
     /// The configured domains (A-labels), asked on every request, so a reload counts at once.
     public var configured: @Sendable () async -> [String]
+    /// Whether one A-label is configured: a badge or a domain's answer asks about one name, without listing a fleet.
+    public var isConfigured: @Sendable (String) async -> Bool
     /// The configuration's maintenance windows open at a time, shown as silences.
     public var maintenance: @Sendable (Date) async -> [Silence]
     /// The time now; replaceable in tests.
@@ -18,11 +20,13 @@ public struct APISources: Sendable {
     public init(
         store: MonitorStore,
         configured: @escaping @Sendable () async -> [String],
+        isConfigured: (@Sendable (String) async -> Bool)? = nil,
         maintenance: @escaping @Sendable (Date) async -> [Silence] = { _ in [] },
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.store = store
         self.configured = configured
+        self.isConfigured = isConfigured ?? { name in await configured().contains(name) }
         self.maintenance = maintenance
         self.now = now
     }
