@@ -42,6 +42,14 @@ while let flag = remaining.popFirst() {
         exit(2)
     }
 }
+/// Refuses what would trap or mix runs: no run to take a median of, no size, one store directory for several sizes.
+func refuse(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("endpoint-benchmark: \(message)\n".utf8))
+    exit(2)
+}
+if runs < 1 { refuse("--runs must be at least 1") }
+if sizes.isEmpty || sizes.contains(where: { $0 < 1 }) { refuse("--sizes takes positive counts, like 500,1000") }
+if keepStore != nil && sizes.count > 1 { refuse("--keep-store records one size: add --sizes N") }
 
 /// CPU seconds this process has used.
 func cpuSeconds() -> Double {
