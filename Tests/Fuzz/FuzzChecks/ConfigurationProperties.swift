@@ -13,8 +13,10 @@ enum ConfigurationProperties {
         let wrapping = input.byte()
         let depth = Int(input.byte()) * 4
         let text = wrap(String(decoding: input.rest(), as: UTF8.self), wrapping: wrapping, depth: depth)
-        // Lines as YAML counts them: CR LF, CR, LF, NEL, LS and PS each end one (`\r\n` is one Character).
-        let lineCount = 1 + text.filter { ["\r\n", "\r", "\n", "\u{85}", "\u{2028}", "\u{2029}"].contains($0) }.count
+        // Lines as YAML counts them: CR LF, CR, LF, NEL, LS and PS each end one (`\r\n` is one Character). Counted
+        // one Character at a time: `filter` would build a String, where a CR and an LF that were apart join into one.
+        let breaks: Set<Character> = ["\r\n", "\r", "\n", "\u{85}", "\u{2028}", "\u{2029}"]
+        let lineCount = 1 + text.reduce(into: 0) { count, character in count += breaks.contains(character) ? 1 : 0 }
         do {
             _ = try ConfigurationLoader.load(
                 text: text, fileName: "fuzz.yml", environment: ["AASA_FUZZ_SECRET": "s3cret", "AASA_FUZZ_URL": "x"],
