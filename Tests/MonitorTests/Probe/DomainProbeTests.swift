@@ -70,6 +70,29 @@ struct DomainProbeTests {
         }
     }
 
+    @Test("an HTTP/1.1 origin also gets one handshake: the follow-ups go one after the other, the root one last")
+    func oneHandshakeOnHTTP1() async throws {
+        // Two requests at once on HTTP/1.1 need two connections; and a root request that ended before the plain one
+        // reached libcurl closed the connection under it (10% of checks in the paced daemon).
+        let routes = [FixtureRoute("/.well-known/apple-app-site-association", .text(ProbeFixtures.aasaBody))]
+        try await withProbeFixtures(protocols: .http1Only, routes: routes, cdnServes: [domain]) { fixtures in
+            for _ in 0..<5 {
+                _ = await fixtures.probe.observe(domain: domain, now: Date.init)
+            }
+            let activity = fixtures.origin.activity
+            #expect(activity.requests.count == 15)
+            #expect(activity.tlsHandshakesCompleted == 5)
+            #expect(
+                activity.requests.map(\.path)
+                    == Array(
+                        repeating: [
+                            "/.well-known/apple-app-site-association", "/.well-known/apple-app-site-association",
+                            "/apple-app-site-association",
+                        ], count: 5
+                    ).flatMap { $0 })
+        }
+    }
+
     @Test("the root request, ending last, closes the origin connection instead of leaving it idle")
     func rootRequestClosesConnection() async throws {
         // The root answers late, so it is the connection's last user; the next check connects afresh anyway.
