@@ -1,6 +1,7 @@
 #include "CurlShims.h"
 
 #include <dlfcn.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -135,4 +136,21 @@ unsigned char *aasa_curl_peer_certificate_der(CURL *handle, size_t *length) {
 
 CURLMcode aasa_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value) {
     return curl_multi_setopt(multi, option, value);
+}
+
+// jemalloc's control call, `int mallctl(const char *name, void *old, size_t *oldlen, void *new, size_t newlen)`.
+typedef int (*aasa_mallctl_fn)(const char *name, void *old, size_t *old_length, void *new_value, size_t new_length);
+
+static aasa_mallctl_fn aasa_mallctl(void) { return (aasa_mallctl_fn)dlsym(RTLD_DEFAULT, "mallctl"); }
+
+int aasa_jemalloc_linked(void) { return aasa_mallctl() != NULL; }
+
+void aasa_release_free_memory(void) {
+    aasa_mallctl_fn mallctl = aasa_mallctl();
+    if (mallctl != NULL) {
+        // MALLCTL_ARENAS_ALL (4096): every arena's unused dirty and muzzy pages go back to the system now.
+        (void)mallctl("arena.4096.purge", NULL, NULL, NULL, 0);
+    } else {
+        (void)malloc_trim(0);
+    }
 }

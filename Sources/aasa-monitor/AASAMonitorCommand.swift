@@ -25,7 +25,6 @@ struct AASAMonitorCommand: AsyncParsableCommand {
     /// argument-parser exits 64 on usage errors; our public interface promises 2 for usage errors in every
     /// command, so scripts can tell "you called me wrong" from "the check failed".
     static func main() async {
-        ProcessHeap.limitArenas(to: 2)
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {

@@ -9,16 +9,16 @@
 #define AASA_CURL_SHIMS_H
 
 #include <curl/curl.h>
-#include <malloc.h>
 
 #pragma clang assume_nonnull begin
 
-/// glibc's `malloc_trim(0)`, which Swift's Glibc module does not import (<malloc.h>): returns the heap's free
-/// memory to the system. Here because this is the project's one C target.
-static inline void aasa_malloc_trim(void) { (void)malloc_trim(0); }
+/// Returns the heap's free memory to the system: jemalloc's `arena.<all>.purge` when jemalloc is the process's
+/// allocator (the daemon links it), glibc's `malloc_trim(0)` otherwise (tests, benchmarks). jemalloc is looked up
+/// at run time because only the executable links it; Swift's Glibc module does not import <malloc.h> either.
+void aasa_release_free_memory(void);
 
-/// glibc's `mallopt(M_ARENA_MAX, count)`: at most `count` heap arenas, instead of up to 8 per core.
-static inline void aasa_malloc_arena_max(int count) { (void)mallopt(M_ARENA_MAX, count); }
+/// Whether jemalloc is the process's allocator (its `mallctl` is linked in).
+int aasa_jemalloc_linked(void);
 
 /// `CURLVERSION_NOW` is an alias macro, which Swift does not import.
 static const CURLversion aasa_curl_version_now = CURLVERSION_NOW;
