@@ -8,16 +8,26 @@ extension DomainReport {
     /// `first_seen` column keeps; the exact samples go to metrics.
     func roundedToMilliseconds() -> DomainReport {
         var report = self
-        report.checkedAt = Date(timeIntervalSince1970: Self.milliseconds(checkedAt.timeIntervalSince1970))
-        report.durationSeconds = Self.milliseconds(durationSeconds)
-        report.origin.wellKnown.totalSeconds = Self.milliseconds(origin.wellKnown.totalSeconds)
-        report.origin.root?.totalSeconds = Self.milliseconds(origin.root?.totalSeconds ?? 0)
-        report.cdn?.totalSeconds = Self.milliseconds(cdn?.totalSeconds ?? 0)
+        report.checkedAt = checkedAt.roundedToMilliseconds
+        report.durationSeconds = durationSeconds.roundedToMilliseconds
+        report.origin.wellKnown.totalSeconds = origin.wellKnown.totalSeconds.roundedToMilliseconds
+        report.origin.root?.totalSeconds = (origin.root?.totalSeconds ?? 0).roundedToMilliseconds
+        report.cdn?.totalSeconds = (cdn?.totalSeconds ?? 0).roundedToMilliseconds
         return report
     }
+}
 
-    private static func milliseconds(_ seconds: Double) -> Double {
-        guard seconds.isFinite else { return seconds }
-        return (seconds * 1000).rounded() / 1000
+extension Double {
+    /// Seconds to the millisecond: what the store keeps of a measured duration (see `roundedToMilliseconds()`).
+    var roundedToMilliseconds: Double {
+        guard isFinite else { return self }
+        return (self * 1000).rounded() / 1000
+    }
+}
+
+extension Date {
+    /// The instant to the millisecond, as every stored time is (`StoredInstant`).
+    var roundedToMilliseconds: Date {
+        Date(timeIntervalSince1970: timeIntervalSince1970.roundedToMilliseconds)
     }
 }

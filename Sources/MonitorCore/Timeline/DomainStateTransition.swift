@@ -17,13 +17,15 @@ public enum DomainStateTransition {
     public typealias Outcome = (state: DomainState, events: [TimelineEvent])
 
     public static func apply(previous: DomainState?, report: DomainReport) -> Outcome {
-        let now = report.checkedAt
+        // The state keeps times and the check's duration to the millisecond, as the store's columns and runs do: it is
+        // rewritten on every check, and 16 digits of measurement noise per value are bytes deflate cannot shrink.
+        let now = report.checkedAt.roundedToMilliseconds
         var events: [TimelineEvent] = []
         var state =
             previous
             ?? DomainState(
                 domain: report.domain, verdict: report.verdict, verdictSince: now, lastCheck: now,
-                lastDuration: report.durationSeconds)
+                lastDuration: report.durationSeconds.roundedToMilliseconds)
 
         if previous == nil || previous?.verdict != report.verdict {
             let from: DetailValue = previous.map { .string($0.verdict.rawValue) } ?? .null
@@ -41,7 +43,7 @@ public enum DomainStateTransition {
         }
         state.domain = report.domain
         state.lastCheck = now
-        state.lastDuration = report.durationSeconds
+        state.lastDuration = report.durationSeconds.roundedToMilliseconds
         if let notAfter = report.origin.wellKnown.certificate?.notAfter {
             state.certificateNotAfter = notAfter
         }
