@@ -36,7 +36,7 @@ package enum StoreCoding {
     }
 
     /// The JSON text of a stored value: itself when it is plain JSON, else the inflated text.
-    static func json(of data: Data) throws -> Data {
+    package static func json(of data: Data) throws -> Data {
         guard let first = data.first else { throw StoreCodingError.empty }
         switch first {
         case UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "\""):
@@ -50,7 +50,18 @@ package enum StoreCoding {
 
     static func plainEncoder() -> JSONEncoder {
         let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .secondsSince1970
+        // Seconds since 1970 to the millisecond, written as an exact decimal: `.secondsSince1970` writes the Double
+        // that `Date` (counted from 2001) converts to, 17 digits of float noise even for a time already rounded, and
+        // deflate cannot shrink them (measured: 72 bytes more per first check). `.secondsSince1970` reads both.
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
+            guard milliseconds.isFinite, abs(milliseconds) < 1e15 else {
+                try container.encode(date.timeIntervalSince1970)
+                return
+            }
+            try container.encode(Decimal(Int64(milliseconds)) / 1000)
+        }
         encoder.outputFormatting = [.sortedKeys]
         return encoder
     }

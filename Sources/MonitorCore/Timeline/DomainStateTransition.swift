@@ -17,9 +17,7 @@ public enum DomainStateTransition {
     public typealias Outcome = (state: DomainState, events: [TimelineEvent])
 
     public static func apply(previous: DomainState?, report: DomainReport) -> Outcome {
-        // The state keeps times and the check's duration to the millisecond, as the store's columns and runs do: it is
-        // rewritten on every check, and 16 digits of measurement noise per value are bytes deflate cannot shrink.
-        let now = report.checkedAt.roundedToMilliseconds
+        let now = report.checkedAt
         var events: [TimelineEvent] = []
         var state =
             previous
@@ -43,6 +41,8 @@ public enum DomainStateTransition {
         }
         state.domain = report.domain
         state.lastCheck = now
+        // To the millisecond, as runs keep durations: the state is rewritten on every check, and 16 digits of
+        // measurement noise are bytes deflate cannot shrink.
         state.lastDuration = report.durationSeconds.roundedToMilliseconds
         if let notAfter = report.origin.wellKnown.certificate?.notAfter {
             state.certificateNotAfter = notAfter

@@ -37,6 +37,22 @@ struct StoreCodingTests {
             since: R.at(0), severity: .error, lastNotifiedAt: R.at(1), message: "answers 404 instead of 200",
             detail: ["status": .int(404)], recentFirings: [R.at(0)], flapping: false))
 
+    @Test("times are kept to the millisecond, as exact decimals that the seconds-since-1970 reader still reads")
+    func timesToTheMillisecond() throws {
+        struct Stamped: Codable, Equatable { var at: Date }
+        // A measured time, and one already rounded: `Date` counts from 2001, so converting either to seconds since
+        // 1970 gives a Double with float noise in its last digits.
+        for seconds in [1_795_437_667.614_202_7, 1_795_437_667.614, 1_700_000_000.000_4, 0.5] {
+            let stored = try StoreCoding.encode(Stamped(at: Date(timeIntervalSince1970: seconds)))
+            let read = try StoreCoding.decode(Stamped.self, from: stored)
+            let milliseconds = (seconds * 1000).rounded()
+            #expect((read.at.timeIntervalSince1970 * 1000).rounded() == milliseconds)
+            #expect(abs(read.at.timeIntervalSince1970 - milliseconds / 1000) < 1e-6)
+        }
+        let stored = try StoreCoding.encode(Stamped(at: Date(timeIntervalSince1970: 1_795_437_667.614_202_7)))
+        #expect(String(decoding: try StoreCoding.json(of: stored), as: UTF8.self) == #"{"at":1795437667.614}"#)
+    }
+
     @Test("the dictionary is the one stored rows were written with, byte for byte")
     func dictionaryIsPinned() {
         let digest = SHA256.hash(data: StoreDictionary.bytes).map { String(format: "%02x", $0) }.joined()
@@ -72,7 +88,10 @@ struct StoreCodingTests {
         let plain = try R.plainJSON(report)
         let stored = try StoreCoding.encode(report)
         #expect(stored.count * 100 < plain.count * 40, "\(stored.count) of \(plain.count) bytes")
-        #expect(try StoreCoding.decode(DomainReport.self, from: stored) == report)
+        // Times come back to the millisecond; what was read once is then kept exactly.
+        let read = try StoreCoding.decode(DomainReport.self, from: stored)
+        #expect(abs(read.checkedAt.timeIntervalSince(report.checkedAt)) < 0.001)
+        #expect(try StoreCoding.decode(DomainReport.self, from: StoreCoding.encode(read)) == read)
     }
 
     @Test("plain JSON rows written before compression still read, alert states also in MonitorJSON")
