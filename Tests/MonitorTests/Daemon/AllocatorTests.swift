@@ -12,6 +12,8 @@ struct AllocatorTests {
         let completion = try await MonitorBinary.run(["--version"], environment: ["MALLOC_CONF": "stats_print:true"])
         #expect(completion.status == 0)
         #expect(completion.error.contains("Begin jemalloc statistics"), "stderr: \(completion.error.prefix(300))")
+        // The binary's own options (`malloc_conf` in CurlShims.c), merged with the environment's.
+        #expect(completion.error.contains("opt.narenas: 2"))
     }
 
     @Test("this test process runs on glibc's malloc, which freeing memory back to the system then uses")
