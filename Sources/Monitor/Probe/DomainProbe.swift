@@ -23,12 +23,16 @@ public struct DomainProbe: Sendable {
         self.settings = settings
     }
 
+    /// The least time the root request gets when the plain one used up the follow-ups' timeout: enough for an answer
+    /// on a healthy origin, short enough that a stalling one still ends its check at about twice the timeout.
+    static let leastRootTimeout = Duration.seconds(1)
+
     /// Observes one domain: both origin locations, both user agents, and the CDN.
     ///
     /// - Parameters:
     ///   - domain: the normalized domain (lower-case A-label, no port, no trailing dot).
     ///   - now: the clock, read at the start and the end of the check.
-    /// - Returns: all four fetches; takes at most about twice `settings.timeout`.
+    /// - Returns: all four fetches; takes at most about twice `settings.timeout` (plus `leastRootTimeout`).
     public func observe(domain: String, now: () -> Date) async -> DomainObservation {
         let startedAt = now()
         async let cdn = observeCDN(domain: domain)
@@ -44,13 +48,17 @@ public struct DomainProbe: Sendable {
         // request ended before the plain one reached libcurl (10% of checks in the paced daemon, measured by the
         // TLS client hellos per domain), and always on an HTTP/1.1 origin, where two requests at once need two
         // connections. One more round trip per check costs no CPU; a handshake does.
+        // They share one timeout, so an origin that stalls each answer holds the check's slot about twice the
+        // timeout (as when they ran together), not three times: the root request gets what the plain one left.
+        let followUpsStarted = ContinuousClock.now
         let wellKnownPlain = await fetch(
             settings.request(url: settings.wellKnownURL(for: domain), userAgent: settings.plainUserAgent),
             viaConnectTo: originRouted)
-        let root = await fetch(
-            settings.request(
-                url: settings.rootURL(for: domain), userAgent: settings.appleUserAgent, closesConnection: true),
-            viaConnectTo: originRouted)
+        var rootRequest = settings.request(
+            url: settings.rootURL(for: domain), userAgent: settings.appleUserAgent, closesConnection: true)
+        let leastTimeout = min(settings.timeout, Self.leastRootTimeout)
+        rootRequest.timeout = max(leastTimeout, settings.timeout - (ContinuousClock.now - followUpsStarted))
+        let root = await fetch(rootRequest, viaConnectTo: originRouted)
         let observation = DomainObservation(
             domain: domain,
             startedAt: startedAt,

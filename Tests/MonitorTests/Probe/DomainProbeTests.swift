@@ -93,6 +93,30 @@ struct DomainProbeTests {
         }
     }
 
+    @Test("an origin that stalls every follow-up answer ends its check at about twice the timeout, not three times")
+    func stallingFollowUpsShareOneTimeout() async throws {
+        // Apple's request is answered at once; the plain one and the root one are never answered in time.
+        let routes = [
+            FixtureRoute("/.well-known/apple-app-site-association") { request in
+                request.userAgent == "AASA-Bot/1.0.0"
+                    ? .text(ProbeFixtures.aasaBody)
+                    : FixtureResponse(status: 200, delay: .seconds(20))
+            },
+            FixtureRoute("/apple-app-site-association", FixtureResponse(status: 404, delay: .seconds(20))),
+        ]
+        try await withProbeFixtures(routes: routes, cdnServes: [domain], timeout: .seconds(3)) { fixtures in
+            let started = ContinuousClock.now
+            let observation = await fixtures.probe.observe(domain: domain, now: Date.init)
+            let took = ContinuousClock.now - started
+            #expect(observation.wellKnown.response?.status == 200)
+            #expect(observation.wellKnownPlain?.failure?.kind == .timeout)
+            #expect(observation.root?.failure?.kind == .timeout)
+            // The plain request's 3 s, then the root request's least 1 s; one after the other with a full timeout
+            // each, 6 s.
+            #expect(took < .milliseconds(5_000), "took \(took)")
+        }
+    }
+
     @Test("the root request, ending last, closes the origin connection instead of leaving it idle")
     func rootRequestClosesConnection() async throws {
         // The root answers late, so it is the connection's last user; the next check connects afresh anyway.
