@@ -52,11 +52,17 @@ package enum StoreCoding {
         let encoder = JSONEncoder()
         // Seconds since 1970 to the millisecond: `.secondsSince1970` writes the Double that `Date` (counted from
         // 2001) converts to, 17 digits of float noise even for a time already rounded, which deflate cannot shrink
-        // (measured: 795 against 748-774 bytes per first check). A whole number of milliseconds divided by 1000 is
-        // the Double nearest that decimal, which prints as it (`1795437667.614`). `.secondsSince1970` reads both.
+        // (measured: 795 against 748-774 bytes per first check). The milliseconds are the time columns' own
+        // (`StoredInstant`, so a run's report and its `first_seen` agree); divided by 1000, the Double nearest that
+        // decimal prints as it (`1795437667.614`). `.secondsSince1970` reads both.
         encoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
-            try container.encode((date.timeIntervalSince1970 * 1000).rounded() / 1000)
+            // A time from outside (a certificate's, a header's) beyond ±30,000 years stays as it is, not a trap.
+            guard abs(date.timeIntervalSinceReferenceDate) < 1e12 else {
+                try container.encode(date.timeIntervalSince1970)
+                return
+            }
+            try container.encode(Double(StoredInstant(date).milliseconds) / 1000)
         }
         encoder.outputFormatting = [.sortedKeys]
         return encoder
