@@ -27,6 +27,12 @@ public struct DomainProbe: Sendable {
     /// on a healthy origin, short enough that a stalling one still ends its check at about twice the timeout.
     static let leastRootTimeout = Duration.seconds(1)
 
+    /// The root request's timeout: what the plain request left of the follow-ups' shared `timeout`, at least
+    /// `leastRootTimeout` (never more than `timeout` itself).
+    package static func rootTimeout(sharing timeout: Duration, after plainTook: Duration) -> Duration {
+        max(min(timeout, leastRootTimeout), timeout - plainTook)
+    }
+
     /// Observes one domain: both origin locations, both user agents, and the CDN.
     ///
     /// - Parameters:
@@ -56,8 +62,7 @@ public struct DomainProbe: Sendable {
             viaConnectTo: originRouted)
         var rootRequest = settings.request(
             url: settings.rootURL(for: domain), userAgent: settings.appleUserAgent, closesConnection: true)
-        let leastTimeout = min(settings.timeout, Self.leastRootTimeout)
-        rootRequest.timeout = max(leastTimeout, settings.timeout - (ContinuousClock.now - followUpsStarted))
+        rootRequest.timeout = Self.rootTimeout(sharing: settings.timeout, after: ContinuousClock.now - followUpsStarted)
         let root = await fetch(rootRequest, viaConnectTo: originRouted)
         let observation = DomainObservation(
             domain: domain,
