@@ -98,6 +98,12 @@ struct DaemonRun {
         let after = target.fixture?.activity
         let atExit = try recorded(database)
         let stateDirectoryBytes = directoryBytes(directory + "/state").values.reduce(0, +)
+        if let keep = options.keepStateDirectory {
+            let copy = keep + "/run-\(UUID().uuidString.prefix(8))"
+            try FileManager.default.createDirectory(atPath: keep, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: directory + "/state", toPath: copy)
+            print("  state directory kept: \(copy)")
+        }
         try checkpoint(database)
         return DaemonRun(
             cpuSeconds: figures.cpuSeconds, peakRSSKilobytes: figures.peakRSSKilobytes,

@@ -27,6 +27,9 @@ extension Orchestrator {
         var bareRuns = 3
         /// The cap on each reader at the end of a run: overview, `/metrics`, `status`.
         var readerCapSeconds = 120
+        /// Where to copy each run's state directory after its clean stop (`run-N` inside), to look into what it
+        /// stores; nil keeps nothing.
+        var keepStateDirectory: String?
         var binary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
             .appendingPathComponent("aasa-monitor").path
 
@@ -45,6 +48,7 @@ extension Orchestrator {
                 case "--bare-runs": bareRuns = try Self.positive(value, flag)
                 case "--reader-cap": readerCapSeconds = try Self.seconds(value, flag)
                 case "--binary": binary = value
+                case "--keep-state": keepStateDirectory = value
                 case "--server":
                     guard let chosen = Server(rawValue: value) else {
                         throw BenchmarkError("--server \(value): expected nginx or fixture")
@@ -53,7 +57,8 @@ extension Orchestrator {
                 default:
                     throw BenchmarkError(
                         "unknown option \(flag); expected --server, --domains, --interval, --seconds, --runs, "
-                            + "--concurrency, --bare-concurrency, --bare-domains, --bare-runs, --reader-cap, --binary")
+                            + "--concurrency, --bare-concurrency, --bare-domains, --bare-runs, --reader-cap, --binary, --keep-state"
+                    )
                 }
             }
         }

@@ -19,7 +19,7 @@ import Foundation
 //
 // Usage: daemon-benchmark [--server nginx|fixture] [--domains 1000] [--interval 60s] [--seconds 150] [--runs 3]
 //                         [--concurrency 32] [--bare-concurrency 64] [--bare-domains N] [--bare-runs 3]
-//                         [--reader-cap 120s] [--binary PATH]
+//                         [--reader-cap 120s] [--binary PATH] [--keep-state DIR]
 //   --server nginx    Debian's nginx-light serves `dN.fleet.test` (both AASA paths) and the CDN
 //                     `cdn.fleet.test/a/v1/<domain>` on one TLS port, HTTP/2, ECDSA P-256 (the default).
 //   --server fixture  the in-process fixture fleet, which records the daemon's requests; the bare client replays
@@ -28,6 +28,7 @@ import Foundation
 //                     --bare-domains: how many it fetches (default all; its CPU per domain does not grow with N);
 //                     --bare-runs: how many times it runs after each daemon run (its median is the limit).
 //   --binary          the aasa-monitor to run (default: next to this executable).
+//   --keep-state      copies each run's state directory, after its clean stop, into DIR to look into.
 //
 //        daemon-benchmark bare-fleet <domains> <port> <ca-file> <concurrency>                (the nginx limit)
 //        daemon-benchmark bare <url-file> <port> <ca-file> <concurrency> <burst|paced>      (the replay)
