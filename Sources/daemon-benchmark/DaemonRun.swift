@@ -14,7 +14,9 @@ struct DaemonRun {
     /// VmHWM at the end of the run, before the readers; and after them.
     var peakRSSKilobytes: Int
     var peakRSSAfterReadersKilobytes: Int
-    /// Checks recorded when CPU was read: the sum of `runs.checks`.
+    /// Bytes written to disk from start to the end of the run (`ProcessFigures.diskWrittenBytes`).
+    var diskWrittenBytes: Int
+    /// Checks recorded when CPU was read: the sum of `run_spans.checks` (`runs.checks` before v7).
     var checks: Int
     /// Domains with at least one check when CPU was read.
     var domainsChecked: Int
@@ -107,7 +109,8 @@ struct DaemonRun {
         try checkpoint(database)
         return DaemonRun(
             cpuSeconds: figures.cpuSeconds, peakRSSKilobytes: figures.peakRSSKilobytes,
-            peakRSSAfterReadersKilobytes: afterReaders.peakRSSKilobytes, checks: atEnd.checks,
+            peakRSSAfterReadersKilobytes: afterReaders.peakRSSKilobytes, diskWrittenBytes: figures.diskWrittenBytes,
+            checks: atEnd.checks,
             domainsChecked: atEnd.domains, runs: atExit.runs, checksAtExit: atExit.checks,
             databaseBytes: directoryBytes(directory + "/state")["aasa-monitor.sqlite"] ?? 0,
             stateDirectoryBytes: stateDirectoryBytes,
@@ -156,10 +159,13 @@ struct DaemonRun {
         let queue = try DatabaseQueue(path: path, configuration: configuration)
         defer { try? queue.close() }
         return try queue.read { db in
+            // Since v7 an open run's checks are counted in its domain's state row, which `run_spans` reads; a
+            // binary from before (`--binary`) left them in `runs`.
+            let spans = try Bool.fetchOne(db, sql: "SELECT count(*) > 0 FROM sqlite_master WHERE name = 'run_spans'")
             let row = try Row.fetchOne(
                 db,
                 sql: "SELECT coalesce(sum(checks), 0) AS checks, count(*) AS runs, count(DISTINCT domain) AS domains "
-                    + "FROM runs")
+                    + "FROM \(spans == true ? "run_spans" : "runs")")
             let pages = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0
             let free = try Int.fetchOne(db, sql: "PRAGMA freelist_count") ?? 0
             let pageSize = try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 0

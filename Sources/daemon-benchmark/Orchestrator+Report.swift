@@ -17,7 +17,8 @@ extension Orchestrator {
                 + (bare.failures > 0 ? ", \(bare.failures) requests failed" : "") + "); ratio "
                 + "\(fixed(sample.cpuRatio))×",
             "  daemon peak RSS \(mb(daemon.peakRSSKilobytes)) MB at the end of the run, "
-                + "\(mb(daemon.peakRSSAfterReadersKilobytes)) MB after the readers",
+                + "\(mb(daemon.peakRSSAfterReadersKilobytes)) MB after the readers; disk writes "
+                + "\(whole(Double(daemon.diskWrittenBytes) / Double(max(1, daemon.checks)))) bytes per check",
             "  state directory \(whole(Double(daemon.stateDirectoryBytes))) bytes after a clean stop ("
                 + "\(fixed(daemon.stopSeconds)) s): \(whole(sample.stateBytesPerCheck)) bytes per check over "
                 + "\(daemon.checksAtExit) checks (\(daemon.runs) runs); database after a checkpoint "
@@ -78,6 +79,7 @@ extension Orchestrator {
         print(
             "  state directory per check       \(whole(median(samples.map(\.stateBytesPerCheck)))) bytes after a clean "
                 + "stop")
+        print("  disk writes per check           \(whole(median(samples.map(\.diskBytesPerCheck)))) bytes")
         for (name, figures) in [
             ("status", samples.map(\.daemon.status)), ("overview (GET /)", samples.map(\.daemon.overview)),
             ("/metrics", samples.map(\.daemon.metrics)),

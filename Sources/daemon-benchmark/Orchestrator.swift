@@ -27,6 +27,7 @@ enum Orchestrator {
         var pacedCPUPerCheck: Double? { paced?.cpuPerCheck(requestsPerCheck: requestsPerCheck) }
         var pacedRatio: Double? { pacedCPUPerCheck.map { daemonCPUPerCheck / max($0, 1e-9) } }
         var databaseBytesPerCheck: Double { Double(daemon.databaseBytes) / Double(max(1, daemon.checksAtExit)) }
+        var diskBytesPerCheck: Double { Double(daemon.diskWrittenBytes) / Double(max(1, daemon.checks)) }
         var stateBytesPerCheck: Double { Double(daemon.stateDirectoryBytes) / Double(max(1, daemon.checksAtExit)) }
     }
 

@@ -7,6 +7,9 @@ struct ProcessFigures {
     var cpuSeconds: Double
     /// VmHWM: the peak resident set, in kilobytes.
     var peakRSSKilobytes: Int
+    /// `write_bytes` of /proc/PID/io: what the process sent (or dirtied for) the storage layer: its WAL, its
+    /// checkpoints and its logs.
+    var diskWrittenBytes: Int
 
     static func read(pid: Int32) throws -> ProcessFigures {
         let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
@@ -20,7 +23,11 @@ struct ProcessFigures {
         guard let peak = ResourceUsage.peakRSSKilobytes(pid: pid) else {
             throw BenchmarkError("no VmHWM in /proc/\(pid)/status")
         }
-        return ProcessFigures(cpuSeconds: (user + system) / ticks, peakRSSKilobytes: peak)
+        let io = (try? String(contentsOfFile: "/proc/\(pid)/io", encoding: .utf8)) ?? ""
+        let written = io.split(separator: "\n").first { $0.hasPrefix("write_bytes:") }
+            .flatMap { Int($0.dropFirst("write_bytes:".count).trimmingCharacters(in: .whitespaces)) }
+        return ProcessFigures(
+            cpuSeconds: (user + system) / ticks, peakRSSKilobytes: peak, diskWrittenBytes: written ?? 0)
     }
 
     /// VmRSS: the resident set now, in kilobytes; nil once the process is gone.

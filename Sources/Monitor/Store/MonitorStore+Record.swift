@@ -27,12 +27,24 @@ extension MonitorStore {
         let checkedAt = report.checkedAt
         if case .start = outcome.run { try insertDocuments(db, outcome.documents, seenAt: checkedAt) }
         let run: RunMark
+        /// The open run's checks after this one; nil: one more than the state row holds.
+        let runChecks: Int?
+        let runLastSeen: Date
         switch outcome.run {
         case .extend(let open, let lastSeen):
-            try db.cachedStatement(sql: "UPDATE runs SET last_seen = ?, checks = checks + 1 WHERE id = ?")
-                .execute(arguments: [StoredInstant(lastSeen), open.id])
+            // Only the state row moves (`StoreSchema.keepOpenRunInState`): the run's own row waits for its end.
             run = open
+            runChecks = nil
+            runLastSeen = lastSeen
         case .start(let new):
+            // The run that ends gets its figures from the state row, before that row moves to the new run.
+            try db.cachedStatement(
+                sql: """
+                    UPDATE runs SET last_seen = ended.run_last_seen, checks = ended.run_checks
+                    FROM (SELECT run_id, run_last_seen, run_checks FROM domain_state WHERE domain = ?) AS ended
+                    WHERE runs.id = ended.run_id AND ended.run_checks IS NOT NULL
+                    """
+            ).execute(arguments: [new.domain])
             try db.cachedStatement(
                 sql: """
                     INSERT INTO runs (domain, first_seen, last_seen, checks, verdict, origin_hash, cdn_hash, key,
@@ -47,6 +59,8 @@ extension MonitorStore {
                     StoredHex.runKey.value(new.key), try StoreCoding.encode(new.report), new.opensHistory,
                 ])
             run = RunMark(id: db.lastInsertedRowID, key: new.key)
+            runChecks = new.checks
+            runLastSeen = new.lastSeen
         }
         let state = outcome.state
         // The open run (started or extended by this report) holds the report's hashes and keeps their documents from
@@ -58,14 +72,15 @@ extension MonitorStore {
         // An upsert updates the row in place; REPLACE would delete and re-insert it, moving its rowid and index entry.
         try db.cachedStatement(
             sql: """
-                INSERT INTO domain_state (domain, state_json, origin_hash, cdn_hash, run_id)
-                VALUES (?1, ?2, ?3, ?4, ?5)
-                ON CONFLICT (domain) DO UPDATE SET state_json = ?2, origin_hash = ?3, cdn_hash = ?4, run_id = ?5
+                INSERT INTO domain_state (domain, state_json, origin_hash, cdn_hash, run_id, run_last_seen, run_checks)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, coalesce(?7, 1))
+                ON CONFLICT (domain) DO UPDATE SET state_json = ?2, origin_hash = ?3, cdn_hash = ?4, run_id = ?5,
+                  run_last_seen = ?6, run_checks = coalesce(?7, domain_state.run_checks + 1)
                 """
         ).execute(
             arguments: [
                 state.domain, storedState, StoredHex.documentHash.value(originHash),
-                StoredHex.documentHash.value(cdnHash), run.id,
+                StoredHex.documentHash.value(cdnHash), run.id, StoredInstant(runLastSeen), runChecks,
             ])
         // The domain's first run stands for its first events (`FirstRunEvents`); `history` reads them from it.
         for event in FirstRunEvents.stored(outcome.timeline, run: outcome.run) {

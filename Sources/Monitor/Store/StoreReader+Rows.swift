@@ -49,10 +49,11 @@ extension StoreReader {
             for row in try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT listed.value AS domain, runs.verdict, runs.checks, runs.first_seen, runs.last_seen
-                    FROM json_each(?1) AS listed JOIN runs ON runs.id IN (
+                    SELECT listed.value AS domain, run_spans.verdict, run_spans.checks, run_spans.first_seen,
+                      run_spans.last_seen
+                    FROM json_each(?1) AS listed JOIN run_spans ON run_spans.id IN (
                       SELECT id FROM runs WHERE domain = listed.value ORDER BY first_seen DESC, id DESC LIMIT ?2)
-                    ORDER BY listed.value, runs.first_seen DESC, runs.id DESC
+                    ORDER BY listed.value, run_spans.first_seen DESC, run_spans.id DESC
                     """,
                 arguments: [json, count])
             {

@@ -107,7 +107,7 @@ public final class StoreReader: Sendable {
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT id, domain, first_seen, last_seen, checks, verdict, origin_hash, cdn_hash FROM runs
+                    SELECT id, domain, first_seen, last_seen, checks, verdict, origin_hash, cdn_hash FROM run_spans
                     WHERE domain = ? ORDER BY first_seen DESC, id DESC LIMIT ?
                     """,
                 arguments: [domain, limit]

@@ -34,6 +34,9 @@ enum StoreSchema {
         migrator.registerMigration("v6-millisecond-dates") { db in
             try storeMillisecondDates(db)
         }
+        migrator.registerMigration("v7-open-run-in-state") { db in
+            try keepOpenRunInState(db)
+        }
         return migrator
     }
 
@@ -247,6 +250,35 @@ enum StoreSchema {
                     WHERE typeof(\(column)) = 'text'
                     """)
         }
+    }
+
+    /// A repeated check writes only its domain's state row: the open run's `last_seen` and `checks` live there
+    /// (`run_last_seen`, `run_checks`) and are copied into the run's row when the run ends.
+    ///
+    /// Each check moved its open run's `last_seen` and `checks` in `runs` as well, so it dirtied a second page, in
+    /// a table it otherwise only appends to; and the row grew a byte at its second check (SQLite stores 0 and 1 in
+    /// no bytes), which split the pages the first checks had filled. Readers take the open run's figures from the
+    /// state through the view `run_spans`, which is `runs` with them filled in. The migration copies every open
+    /// run's figures into its state row.
+    private static func keepOpenRunInState(_ db: Database) throws {
+        try db.alter(table: "domain_state") { table in
+            table.add(column: "run_last_seen", .datetime)
+            table.add(column: "run_checks", .integer)
+        }
+        try db.execute(
+            sql: """
+                UPDATE domain_state SET run_last_seen = runs.last_seen, run_checks = runs.checks
+                FROM runs WHERE runs.id = domain_state.run_id
+                """)
+        try db.execute(
+            sql: """
+                CREATE VIEW run_spans AS
+                SELECT runs.id, runs.domain, runs.first_seen,
+                  coalesce(open.run_last_seen, runs.last_seen) AS last_seen,
+                  coalesce(open.run_checks, runs.checks) AS checks,
+                  runs.verdict, runs.origin_hash, runs.cdn_hash, runs.opens_history
+                FROM runs LEFT JOIN domain_state AS open ON open.domain = runs.domain AND open.run_id = runs.id
+                """)
     }
 
     /// Per-domain state, alert states and the daemon's heartbeat.
