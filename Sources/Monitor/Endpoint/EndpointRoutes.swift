@@ -53,8 +53,10 @@ enum EndpointRoutes {
         }
         router.get("/metrics") { _, _ in
             do {
-                let text = try await sources.metrics().prometheusText()
-                return response(.ok, contentType: metricsContentType, body: Array(text.utf8))
+                let bytes = try await sources.metrics().prometheusBytes()
+                return Response(
+                    status: .ok, headers: [.contentType: metricsContentType, .cacheControl: "no-store"],
+                    body: ResponseBody(byteBuffer: bytes))
             } catch {
                 return failure("metrics", error: error, logger: logger)
             }

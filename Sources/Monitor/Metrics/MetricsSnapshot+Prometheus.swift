@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 
 extension MetricsSnapshot {
     /// The snapshot in the Prometheus text exposition format (version 0.0.4), served at `/metrics`.
@@ -13,7 +14,10 @@ extension MetricsSnapshot {
     /// `aasa_last_check_timestamp_seconds{domain}`, `aasa_last_check_duration_seconds{domain}`,
     /// `aasa_propagation_delay_seconds{domain}`, `aasa_checks_total{domain,result}` (counter),
     /// `aasa_outbox_deliveries{state}` and `aasa_scheduler_last_progress_timestamp_seconds`.
-    public func prometheusText() -> String {
+    public func prometheusText() -> String { String(buffer: prometheusBytes()) }
+
+    /// `prometheusText()` as the bytes `/metrics` sends, written once (`PrometheusExposition`).
+    public func prometheusBytes() -> ByteBuffer {
         var out = PrometheusExposition(capacity: 1_024 + domains.count * 1_400)
         out.family("aasa_up", help: "1 while the daemon answers scrapes.", kind: .gauge)
         out.sample("aasa_up", value: 1)
@@ -51,7 +55,7 @@ extension MetricsSnapshot {
         for (state, count) in outboxDeliveries.sorted(by: { $0.key < $1.key }) {
             out.sample("aasa_outbox_deliveries", labels: ["state": state], value: Double(count))
         }
-        return out.text
+        return out.bytes
     }
 }
 

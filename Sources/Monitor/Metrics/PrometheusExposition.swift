@@ -1,3 +1,5 @@
+import NIOCore
+
 /// Writes the Prometheus text exposition format (version 0.0.4) in one pass: `# HELP` and `# TYPE` once per
 /// family, then its samples, label values escaped (`\\`, `"`, line feed) as the format requires.
 ///
@@ -5,17 +7,25 @@
 /// dictionary each time it registers a new label set (`MetricFamily.adding`), so registering n domains costs
 /// O(n²) however it is done: a fresh registry per scrape took 9.3 s at 4,000 domains, and a registry kept across
 /// scrapes would pay the same once, then again for every domain added. This writer is linear in the samples.
+///
+/// It writes bytes into the buffer the response sends: at 100,000 domains the text is 24 MB, and building a String,
+/// copying it into an array and that into the response's buffer held three copies at once (the daemon's peak RSS
+/// rose by 65 MB on a scrape).
 struct PrometheusExposition {
     enum Kind: String {
         case gauge, counter
     }
 
-    private(set) var text = ""
+    private(set) var bytes: ByteBuffer
     private var pendingHeader: (name: String, help: String, kind: Kind)?
 
+    /// `capacity` may be generous: pages of the buffer that are never written are never resident.
     init(capacity: Int) {
-        text.reserveCapacity(capacity)
+        bytes = ByteBufferAllocator().buffer(capacity: capacity)
     }
+
+    /// What was written, as text (tests and benchmarks read it so).
+    var text: String { String(buffer: bytes) }
 
     /// Starts a family; its header is written with its first sample, so a family without samples leaves no trace.
     mutating func family(_ name: String, help: String, kind: Kind) {
@@ -25,35 +35,36 @@ struct PrometheusExposition {
     /// One sample of the current family.
     mutating func sample(_ name: String, labels: KeyValuePairs<String, String> = [:], value: Double) {
         if let header = pendingHeader {
-            text += "# HELP \(header.name) \(header.help)\n# TYPE \(header.name) \(header.kind.rawValue)\n"
+            bytes.writeString("# HELP \(header.name) \(header.help)\n# TYPE \(header.name) \(header.kind.rawValue)\n")
             pendingHeader = nil
         }
-        text += name
+        bytes.writeString(name)
         if !labels.isEmpty {
-            text += "{"
+            bytes.writeStaticString("{")
             var first = true
             for (key, labelValue) in labels {
-                if !first { text += "," }
+                if !first { bytes.writeStaticString(",") }
                 first = false
-                text += key
-                text += "=\""
-                Self.escapeLabelValue(labelValue, into: &text)
-                text += "\""
+                bytes.writeString(key)
+                bytes.writeStaticString("=\"")
+                Self.escapeLabelValue(labelValue, into: &bytes)
+                bytes.writeStaticString("\"")
             }
-            text += "}"
+            bytes.writeStaticString("}")
         }
-        text += " "
-        text += Self.format(value)
-        text += "\n"
+        bytes.writeStaticString(" ")
+        bytes.writeString(Self.format(value))
+        bytes.writeStaticString("\n")
     }
 
-    static func escapeLabelValue(_ value: String, into text: inout String) {
-        for character in value.unicodeScalars {
-            switch character {
-            case "\\": text += "\\\\"
-            case "\"": text += "\\\""
-            case "\n": text += "\\n"
-            default: text.unicodeScalars.append(character)
+    /// Escapes byte by byte: the three escaped characters are ASCII, which never occurs inside a UTF-8 sequence.
+    static func escapeLabelValue(_ value: String, into bytes: inout ByteBuffer) {
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "\\"): bytes.writeStaticString("\\\\")
+            case UInt8(ascii: "\""): bytes.writeStaticString("\\\"")
+            case UInt8(ascii: "\n"): bytes.writeStaticString("\\n")
+            default: bytes.writeInteger(byte)
             }
         }
     }

@@ -69,8 +69,11 @@ struct MetricsSnapshotTests {
     }
 
     @Test(
-        "escapes quotes, backslashes and line feeds in label values",
-        arguments: ["quote\"d.example", "back\\slash.example", "line\nfeed.example", "all\\\"\n.example"])
+        "escapes quotes, backslashes and line feeds in label values, and keeps other UTF-8 as it is",
+        arguments: [
+            "quote\"d.example", "back\\slash.example", "line\nfeed.example", "all\\\"\n.example",
+            "bücher\"\u{1F600}.example",
+        ])
     func escaping(domain: String) throws {
         let text = MetricsSnapshot(domains: [DomainMetrics(domain: domain, verdict: .ready, cdnInSync: true)])
             .prometheusText()
