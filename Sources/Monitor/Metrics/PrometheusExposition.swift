@@ -18,6 +18,8 @@ struct PrometheusExposition {
 
     private(set) var bytes: ByteBuffer
     private var pendingHeader: (name: String, help: String, kind: Kind)?
+    /// The family being written: naming it again (once per domain, as the chunked renderer does) changes nothing.
+    private var currentFamily = ""
 
     /// `capacity` may be generous: pages of the buffer that are never written are never resident.
     init(capacity: Int) {
@@ -29,7 +31,15 @@ struct PrometheusExposition {
 
     /// Starts a family; its header is written with its first sample, so a family without samples leaves no trace.
     mutating func family(_ name: String, help: String, kind: Kind) {
+        guard name != currentFamily else { return }
+        currentFamily = name
         pendingHeader = (name, help, kind)
+    }
+
+    /// What was written so far; writing goes on in a fresh buffer of `capacity`.
+    mutating func takeBytes(reserving capacity: Int) -> ByteBuffer {
+        defer { bytes = ByteBufferAllocator().buffer(capacity: capacity) }
+        return bytes
     }
 
     /// One sample of the current family.
@@ -59,6 +69,13 @@ struct PrometheusExposition {
 
     /// Escapes byte by byte: the three escaped characters are ASCII, which never occurs inside a UTF-8 sequence.
     static func escapeLabelValue(_ value: String, into bytes: inout ByteBuffer) {
+        let needsEscape = { (byte: UInt8) in
+            byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\n")
+        }
+        guard value.utf8.contains(where: needsEscape) else {
+            bytes.writeString(value)
+            return
+        }
         for byte in value.utf8 {
             switch byte {
             case UInt8(ascii: "\\"): bytes.writeStaticString("\\\\")

@@ -58,6 +58,33 @@ struct MonitorEndpointTests {
         }
     }
 
+    @Test(
+        "metrics longer than one piece arrive whole, chunked, as the snapshot renders them; a short text has a length")
+    func longMetricsStream() async throws {
+        let snapshot = MetricsSnapshot(
+            domains: (0..<4_000).map {
+                DomainMetrics(
+                    domain: "d\($0).fleet.test", verdict: .ready, cdnInSync: true, checksByVerdict: [.ready: 3])
+            })
+        let sources = EndpointSources(metrics: { snapshot }, health: { .healthy }, status: { [] })
+        try await withCurlEngine { engine in
+            try await withMonitorEndpoint(listen: Self.loopback, sources: sources) { address in
+                let response = try await engine.perform(
+                    HTTPRequest(
+                        url: "http://\(address)/metrics", maxBodyBytes: 64 << 20, httpsOnly: false,
+                        httpVersion: .http1_1Only))
+                #expect(response.status == 200)
+                #expect(response.body.count > 512 * 1024)
+                #expect(String(decoding: response.body, as: UTF8.self) == snapshot.prometheusText())
+                #expect(response.headers.first("transfer-encoding") == "chunked")
+            }
+        }
+        try await withEndpoint(FixedSources().sources) { get in
+            let short = try await get("/metrics")
+            #expect(short.headers.first("content-length") != nil)
+        }
+    }
+
     @Test("answers /healthz with 200 while making progress and 503 with the reason when not")
     func health() async throws {
         let fixed = FixedSources()

@@ -1,5 +1,6 @@
 import Foundation
 import Monitor
+import NIOCore
 import Testing
 
 @Suite("Prometheus rendering of a metrics snapshot")
@@ -103,6 +104,26 @@ struct MetricsSnapshotTests {
             if runs.last != name { runs.append(name) }
         }
         #expect(order.count == Set(order).count, "a family's samples are split: \(order.prefix(10))")
+    }
+
+    @Test("sent in pieces, the text is the same wherever the pieces end, and no piece holds the whole")
+    func chunks() throws {
+        let snapshot = MetricsSnapshot(
+            domains: (0..<300).map {
+                DomainMetrics(
+                    domain: "d\($0).example", verdict: .cdnStale, cdnInSync: false, staleSeconds: 60,
+                    checksByVerdict: [.ready: 2, .cdnStale: 1])
+            }, outboxDeliveries: ["dead": 1, "pending": 2],
+            schedulerLastProgress: Date(timeIntervalSince1970: 1_800_000_000))
+        let whole = snapshot.prometheusText()
+        for chunkBytes in [1, 100, 4_096, 10_000_000] {
+            let pieces = Array(snapshot.prometheusChunks(chunkBytes: chunkBytes))
+            #expect(String(buffer: pieces.reduce(into: ByteBuffer()) { $0.writeImmutableBuffer($1) }) == whole)
+            // A piece ends after the domain that filled it: at most one domain's lines and a header (under 1 KB) beyond.
+            #expect(pieces.allSatisfy { $0.readableBytes < chunkBytes + 1_000 }, "\(chunkBytes)")
+            #expect(pieces.count >= whole.utf8.count / (chunkBytes + 1_000))
+        }
+        try #expect(ExpositionSample.parse(whole).count == 1 + 1 + 300 * (6 + 2 + 2) + 2)
     }
 
     @Test("values that are not finite are written as Prometheus spells them")
