@@ -37,12 +37,13 @@ extension MonitorStore {
             runChecks = nil
             runLastSeen = lastSeen
         case .start(let new):
-            // The run that ends gets its figures from the state row, before that row moves to the new run.
+            // The run that ends gets its figures from the state row, before that row moves to the new run (no
+            // UPDATE … FROM: it needs SQLite 3.33, and the package asks only for what its symbols need).
             try db.cachedStatement(
                 sql: """
-                    UPDATE runs SET last_seen = ended.run_last_seen, checks = ended.run_checks
-                    FROM (SELECT run_id, run_last_seen, run_checks FROM domain_state WHERE domain = ?) AS ended
-                    WHERE runs.id = ended.run_id AND ended.run_checks IS NOT NULL
+                    UPDATE runs SET last_seen = (SELECT run_last_seen FROM domain_state WHERE domain = ?1),
+                      checks = (SELECT run_checks FROM domain_state WHERE domain = ?1)
+                    WHERE id = (SELECT run_id FROM domain_state WHERE domain = ?1 AND run_checks IS NOT NULL)
                     """
             ).execute(arguments: [new.domain])
             try db.cachedStatement(

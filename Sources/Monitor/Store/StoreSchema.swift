@@ -267,8 +267,10 @@ enum StoreSchema {
         }
         try db.execute(
             sql: """
-                UPDATE domain_state SET run_last_seen = runs.last_seen, run_checks = runs.checks
-                FROM runs WHERE runs.id = domain_state.run_id
+                UPDATE domain_state
+                SET run_last_seen = (SELECT last_seen FROM runs WHERE runs.id = domain_state.run_id),
+                  run_checks = (SELECT checks FROM runs WHERE runs.id = domain_state.run_id)
+                WHERE run_id IS NOT NULL
                 """)
         try db.execute(
             sql: """
