@@ -77,6 +77,16 @@ struct MonitorEndpointTests {
                 #expect(response.body.count > 512 * 1024)
                 #expect(String(decoding: response.body, as: UTF8.self) == snapshot.prometheusText())
                 #expect(response.headers.first("transfer-encoding") == "chunked")
+                let head = try await engine.perform(
+                    HTTPRequest(url: "http://\(address)/metrics", method: "HEAD", httpsOnly: false))
+                #expect(head.status == 200)
+                #expect(head.body.isEmpty)
+                // The connection is still usable: a body sent after a HEAD answer would corrupt the next answer.
+                let again = try await engine.perform(
+                    HTTPRequest(
+                        url: "http://\(address)/metrics", maxBodyBytes: 64 << 20, httpsOnly: false,
+                        httpVersion: .http1_1Only))
+                #expect(String(decoding: again.body, as: UTF8.self) == snapshot.prometheusText())
             }
         }
         try await withEndpoint(FixedSources().sources) { get in
