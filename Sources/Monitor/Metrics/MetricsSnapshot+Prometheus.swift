@@ -25,13 +25,26 @@ extension MetricsSnapshot {
         PrometheusChunks(snapshot: self, chunkBytes: chunkBytes)
     }
 
-    /// The exposition's families in order; those of `.perDomain` write one domain at a time.
+    /// The exposition's families in order: those written once per scrape, and those written one domain at a time,
+    /// so that a piece can end between two domains.
     fileprivate enum Family: Sendable {
-        case header, perDomain(@Sendable (inout PrometheusExposition, DomainMetrics) -> Void), outbox
+        case once(@Sendable (inout PrometheusExposition, MetricsSnapshot) -> Void)
+        case perDomain(@Sendable (inout PrometheusExposition, DomainMetrics) -> Void)
 
         static let all: [Family] =
-            [.header, .perDomain(verdicts)] + DomainMetrics.gauges.map { gauge in .perDomain(gauge.write) }
-            + [.perDomain(checks), .outbox]
+            [.once(header), .perDomain(verdicts)] + DomainMetrics.gauges.map { gauge in .perDomain(gauge.write) }
+            + [.perDomain(checks), .once(outbox)]
+
+        static func header(_ out: inout PrometheusExposition, _ snapshot: MetricsSnapshot) {
+            out.family("aasa_up", help: "1 while the daemon answers scrapes.", kind: .gauge)
+            out.sample("aasa_up", value: 1)
+            if let progress = snapshot.schedulerLastProgress {
+                let name = "aasa_scheduler_last_progress_timestamp_seconds"
+                out.family(
+                    name, help: "When the scheduler last made progress, in seconds since the Unix epoch.", kind: .gauge)
+                out.sample(name, value: progress.timeIntervalSince1970)
+            }
+        }
 
         static func verdicts(_ out: inout PrometheusExposition, _ domain: DomainMetrics) {
             out.family(
@@ -49,28 +62,14 @@ extension MetricsSnapshot {
                 guard let count = domain.checksByVerdict[verdict] else { continue }
                 out.sample(
                     "aasa_checks_total", labels: ["domain": domain.domain, "result": verdict.rawValue],
-                    value: Double(max(0, count)))
+                    value: Double(Swift.max(0, count)))
             }
         }
 
-        func write(_ snapshot: MetricsSnapshot, into out: inout PrometheusExposition) {
-            switch self {
-            case .header:
-                out.family("aasa_up", help: "1 while the daemon answers scrapes.", kind: .gauge)
-                out.sample("aasa_up", value: 1)
-                if let progress = snapshot.schedulerLastProgress {
-                    let name = "aasa_scheduler_last_progress_timestamp_seconds"
-                    out.family(
-                        name, help: "When the scheduler last made progress, in seconds since the Unix epoch.",
-                        kind: .gauge)
-                    out.sample(name, value: progress.timeIntervalSince1970)
-                }
-            case .perDomain: break
-            case .outbox:
-                out.family("aasa_outbox_deliveries", help: "Webhook deliveries in the outbox, by state.", kind: .gauge)
-                for (state, count) in snapshot.outboxDeliveries.sorted(by: { $0.key < $1.key }) {
-                    out.sample("aasa_outbox_deliveries", labels: ["state": state], value: Double(count))
-                }
+        static func outbox(_ out: inout PrometheusExposition, _ snapshot: MetricsSnapshot) {
+            out.family("aasa_outbox_deliveries", help: "Webhook deliveries in the outbox, by state.", kind: .gauge)
+            for (state, count) in snapshot.outboxDeliveries.sorted(by: { $0.key < $1.key }) {
+                out.sample("aasa_outbox_deliveries", labels: ["state": state], value: Double(count))
             }
         }
     }
@@ -94,6 +93,9 @@ public struct PrometheusChunks: Sequence, IteratorProtocol, Sendable {
         let families = MetricsSnapshot.Family.all
         while family < families.count, out.bytes.readableBytes < chunkBytes {
             switch families[family] {
+            case .once(let write):
+                write(&out, snapshot)
+                family += 1
             case .perDomain(let write):
                 while domain < snapshot.domains.count, out.bytes.readableBytes < chunkBytes {
                     write(&out, snapshot.domains[domain])
@@ -103,9 +105,6 @@ public struct PrometheusChunks: Sequence, IteratorProtocol, Sendable {
                     family += 1
                     domain = 0
                 }
-            case let other:
-                other.write(snapshot, into: &out)
-                family += 1
             }
         }
         return out.bytes.readableBytes == 0 ? nil : out.takeBytes(reserving: chunkBytes + 4_096)

@@ -21,13 +21,9 @@ struct PrometheusExposition {
     /// The family being written: naming it again (once per domain, as the chunked renderer does) changes nothing.
     private var currentFamily = ""
 
-    /// `capacity` may be generous: pages of the buffer that are never written are never resident.
     init(capacity: Int) {
         bytes = ByteBufferAllocator().buffer(capacity: capacity)
     }
-
-    /// What was written, as text (tests and benchmarks read it so).
-    var text: String { String(buffer: bytes) }
 
     /// Starts a family; its header is written with its first sample, so a family without samples leaves no trace.
     mutating func family(_ name: String, help: String, kind: Kind) {
