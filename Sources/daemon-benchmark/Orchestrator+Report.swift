@@ -18,7 +18,7 @@ extension Orchestrator {
                 + "\(fixed(sample.cpuRatio))×",
             "  daemon peak RSS \(mb(daemon.peakRSSKilobytes)) MB at the end of the run, "
                 + "\(mb(daemon.peakRSSAfterReadersKilobytes)) MB after the readers; disk writes "
-                + "\(whole(Double(daemon.diskWrittenBytes) / Double(max(1, daemon.checks)))) bytes per check",
+                + "\(whole(sample.diskBytesPerCheck)) bytes per check",
             "  state directory \(whole(Double(daemon.stateDirectoryBytes))) bytes after a clean stop ("
                 + "\(fixed(daemon.stopSeconds)) s): \(whole(sample.stateBytesPerCheck)) bytes per check over "
                 + "\(daemon.checksAtExit) checks (\(daemon.runs) runs); database after a checkpoint "

@@ -109,7 +109,7 @@ extension MonitorStore {
                     """,
                 arguments: [
                     "at": at, "status": status, "error": error, "state": ending.state,
-                    "next": ending.nextAttempt.map(StoredInstant.init),
+                    "next": ending.nextAttempt.map { StoredInstant($0) },
                     "delivered": delivered, "finished": finished, "id": id, "pending": OutboxState.pending,
                 ])
         }

@@ -27,7 +27,7 @@ extension MonitorStore {
         let checkedAt = report.checkedAt
         if case .start = outcome.run { try insertDocuments(db, outcome.documents, seenAt: checkedAt) }
         let run: RunMark
-        /// The open run's checks after this one; nil: one more than the state row holds.
+        // The open run's checks after this one; nil: one more than the state row holds.
         let runChecks: Int?
         let runLastSeen: Date
         switch outcome.run {

@@ -57,12 +57,12 @@ package enum StoreCoding {
         // decimal prints as it (`1795437667.614`). `.secondsSince1970` reads both.
         encoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
-            // A time from outside (a certificate's, a header's) beyond ±30,000 years stays as it is, not a trap.
-            guard abs(date.timeIntervalSinceReferenceDate) < 1e12 else {
+            // A time from outside that no millisecond count holds (`StoredInstant(exactly:)`) stays as it is.
+            guard let instant = StoredInstant(exactly: date) else {
                 try container.encode(date.timeIntervalSince1970)
                 return
             }
-            try container.encode(Double(StoredInstant(date).milliseconds) / 1000)
+            try container.encode(Double(instant.milliseconds) / 1000)
         }
         encoder.outputFormatting = [.sortedKeys]
         return encoder

@@ -27,6 +27,14 @@ struct StoredInstant: DatabaseValueConvertible, Comparable, Hashable, Sendable {
         milliseconds = sinceReference + Self.referenceDateMilliseconds
     }
 
+    /// `date` to the nearest millisecond when an `Int64` holds it with room to spare (within about ±30,000 years of
+    /// 2001), else nil. A time from outside (an origin's certificate, a CDN's `max-age` added to now) can be any
+    /// `Double`, where `init(_:)` would trap; the daemon's own clock never is.
+    init?(exactly date: Date) {
+        guard abs(date.timeIntervalSinceReferenceDate) < 1e12 else { return nil }
+        self.init(date)
+    }
+
     /// The instant as a `Date`: the same millisecond that was stored, which prints as the same RFC 3339 second.
     var date: Date {
         Date(timeIntervalSinceReferenceDate: Double(milliseconds - Self.referenceDateMilliseconds) / 1000)
