@@ -27,28 +27,13 @@ struct EndpointLimitsTests {
 
         deinit { close(descriptor) }
 
-        /// Whether the server has closed the connection already (EOF waiting), without blocking.
-        var isClosedByServer: Bool {
-            var byte: UInt8 = 0
-            return recv(descriptor, &byte, 1, Int32(MSG_DONTWAIT) | Int32(MSG_PEEK)) == 0
-        }
-
         /// The last error a read ended with, for a failure message.
         private(set) var lastError = "none"
 
         /// Whether anything (an answer or the server's close) arrives within `limit`, read on a thread of its own.
         func hasData(within limit: Duration) async -> Bool {
             await withCheckedContinuation { continuation in
-                Thread {
-                    var poller = pollfd(fd: self.descriptor, events: Int16(POLLIN), revents: 0)
-                    let deadline = ContinuousClock.now + limit
-                    var ready: Int32 = 0
-                    repeat {
-                        let left = max(.zero, deadline - ContinuousClock.now)
-                        ready = poll(&poller, 1, Int32(left / .milliseconds(1)))
-                    } while ready < 0 && errno == EINTR
-                    continuation.resume(returning: ready > 0)
-                }.start()
+                Thread { continuation.resume(returning: pollReadable(self.descriptor, within: limit)) }.start()
             }
         }
 

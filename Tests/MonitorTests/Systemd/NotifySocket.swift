@@ -57,15 +57,7 @@ final class NotifySocket {
 
     /// The next datagram as text, or `nil` when none arrives within the deadline.
     func receive(within milliseconds: Int32 = 5000) -> String? {
-        var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        let deadline = ContinuousClock.now + .milliseconds(milliseconds)
-        // A signal (the suite spawns and reaps processes) ends `poll` early with EINTR: poll again for what is left.
-        var ready = poll(&poller, 1, milliseconds)
-        while ready < 0, errno == EINTR, case let left = deadline - ContinuousClock.now, left > .zero {
-            ready = poll(
-                &poller, 1, Int32(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
-        }
-        guard ready == 1 else { return nil }
+        guard pollReadable(descriptor, within: .milliseconds(milliseconds)) else { return nil }
         var buffer = [UInt8](repeating: 0, count: 4096)
         let count = recv(descriptor, &buffer, buffer.count, 0)
         guard count >= 0 else { return nil }
