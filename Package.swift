@@ -179,6 +179,9 @@ let package = Package(
             path: "Tests/TestSupport",
             swiftSettings: strict
         ),
+        // The `.endToEndSlot` trait for test suites (it imports Swift Testing, which the benchmarks must not link).
+        .target(
+            name: "EndToEndSlot", dependencies: ["TestSupport"], path: "Tests/EndToEndSlot", swiftSettings: strict),
         .executableTarget(
             name: "engine-benchmark",
             dependencies: ["HTTPEngine", "Monitor", "TestSupport"],
@@ -195,24 +198,24 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
-            name: "AppClaimsTests", dependencies: ["AppClaims", "TestSupport"],
+            name: "AppClaimsTests", dependencies: ["AppClaims", "TestSupport", "EndToEndSlot"],
             resources: [.copy("Resources/entitlements")], swiftSettings: strict),
         // The real-world corpus (Tests/AASATests/Resources/corpus, with its provenance) travels with the tests.
         .testTarget(
-            name: "AASATests", dependencies: ["AASA", "TestSupport"], resources: [.copy("Resources/corpus")],
+            name: "AASATests", dependencies: ["AASA", "TestSupport", "EndToEndSlot"], resources: [.copy("Resources/corpus")],
             swiftSettings: strict),
         .testTarget(
-            name: "MonitorCoreTests", dependencies: ["MonitorCore", "AASA", "TestSupport"], swiftSettings: strict),
+            name: "MonitorCoreTests", dependencies: ["MonitorCore", "AASA", "TestSupport", "EndToEndSlot"], swiftSettings: strict),
         .testTarget(
             name: "MonitorTests",
             dependencies: [
-                "Monitor", "MonitorCore", "AASA", "HTTPEngine", "TestSupport",
+                "Monitor", "MonitorCore", "AASA", "HTTPEngine", "TestSupport", "EndToEndSlot",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict
         ),
-        .testTarget(name: "HTTPEngineTests", dependencies: ["HTTPEngine", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "HTTPEngineTests", dependencies: ["HTTPEngine", "TestSupport", "EndToEndSlot"], swiftSettings: strict),
         // `swift package --allow-writing-to-package-directory build-deb`: the Debian package, built in .build-deb/.
         // Its maintainer scripts live in Sources/BuildDeb/debian and the main man page in Sources/BuildDeb/man (the
         // top level of the repository is fixed).

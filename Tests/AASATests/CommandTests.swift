@@ -1,9 +1,10 @@
 import Foundation
 import TestSupport
 import Testing
+import EndToEndSlot
 
 /// Runs the built `aasa-monitor` binary, as users and scripts do, to check exit codes and `--json` output.
-@Suite("lint and diff commands")
+@Suite("lint and diff commands", .endToEndSlot)
 struct CommandTests {
     typealias Run = MonitorBinary.Completion
 

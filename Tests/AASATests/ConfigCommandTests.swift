@@ -1,9 +1,10 @@
 import Foundation
 import TestSupport
 import Testing
+import EndToEndSlot
 
 /// Runs the built `aasa-monitor config check`, as operators and CI do, for its exit codes and messages.
-@Suite("config check command")
+@Suite("config check command", .endToEndSlot)
 struct ConfigCommandTests {
     static let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("config/aasa-monitor.yml").path

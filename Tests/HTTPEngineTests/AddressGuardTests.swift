@@ -1,11 +1,12 @@
 import HTTPEngine
 import TestSupport
 import Testing
+import EndToEndSlot
 
 /// Issue 26 §4, "SSRF past the metadata guard": a request with `refusedAddresses` never connects to an address in
 /// them, judged on the address libcurl connects to, whatever the URL's notation, after name resolution and on a
 /// reused connection.
-@Suite("Refused addresses")
+@Suite("Refused addresses", .endToEndSlot)
 struct AddressGuardTests {
     static let metadataGuard = [
         AddressBlock("169.254.0.0/16", name: "link-local"), AddressBlock("fe80::/10", name: "link-local"),

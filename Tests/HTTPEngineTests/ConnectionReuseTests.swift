@@ -2,8 +2,9 @@ import TestSupport
 import Testing
 
 @testable import HTTPEngine
+import EndToEndSlot
 
-@Suite("HTTP/2 and connection reuse")
+@Suite("HTTP/2 and connection reuse", .endToEndSlot)
 struct ConnectionReuseTests {
     @Test("HTTP/2 is negotiated and concurrent requests to one host share one handshake")
     func http2SharesOneConnection() async throws {

@@ -2,8 +2,9 @@ import Foundation
 import HTTPEngine
 import TestSupport
 import Testing
+import EndToEndSlot
 
-@Suite("Classifying failures")
+@Suite("Classifying failures", .endToEndSlot)
 struct FailureClassificationTests {
     @Test("an expired certificate is tls.expired, described by a second handshake")
     func expired() async throws {

@@ -2,8 +2,9 @@ import Foundation
 import HTTPEngine
 import TestSupport
 import Testing
+import EndToEndSlot
 
-@Suite("Fetching over TLS")
+@Suite("Fetching over TLS", .endToEndSlot)
 struct FetchTests {
     @Test("a valid certificate: status, body, connected IP and the chain as minted")
     func validFetchReadsChain() async throws {

@@ -1,11 +1,12 @@
 import HTTPEngine
 import TestSupport
 import Testing
+import EndToEndSlot
 
 /// One stalled peer must not hold up requests to other hosts, even when a connect-to rule sends both to the same
 /// address (libcurl 7.88 files connections under the connect-to target, so without per-host aliases both hosts
 /// shared one bucket, and a CDN request waiting for multiplexing waited behind the origin's handshake).
-@Suite("No head-of-line blocking across hosts")
+@Suite("No head-of-line blocking across hosts", .endToEndSlot)
 struct HeadOfLineTests {
     @Test("a stalled origin sharing its target address with a healthy CDN holds up no CDN request")
     func stalledOriginBesideHealthyCDN() async throws {

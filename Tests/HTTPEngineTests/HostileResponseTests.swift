@@ -1,10 +1,11 @@
 import HTTPEngine
 import TestSupport
 import Testing
+import EndToEndSlot
 
 /// Servers that answer badly on purpose: the engine must never crash or hang, and every failure must be classified
 /// and carry libcurl's code and text.
-@Suite("Hostile responses")
+@Suite("Hostile responses", .endToEndSlot)
 struct HostileResponseTests {
     /// Runs `body` against an HTTP/1.1 server answering `/` with `bytes` verbatim.
     private func withRawServer<Result>(

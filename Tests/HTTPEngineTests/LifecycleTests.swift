@@ -1,8 +1,9 @@
 import HTTPEngine
 import TestSupport
 import Testing
+import EndToEndSlot
 
-@Suite("Cancellation and shutdown")
+@Suite("Cancellation and shutdown", .endToEndSlot)
 struct LifecycleTests {
     @Test("cancelling an in-flight request ends it promptly, closes its connection, and the engine keeps working")
     func cancelInFlight() async throws {

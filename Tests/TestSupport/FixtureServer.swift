@@ -82,6 +82,7 @@ public final class FixtureServer: Sendable {
         protocols: Protocols = .http2AndHTTP1,
         routes: [FixtureRoute]
     ) async throws -> FixtureServer {
+        try EndToEndSlots.requireSlot(toStart: "a fixture server")
         let (trusted, leaf) = try kind.mint()
         let caFile = try writeTemporaryPEM(try trusted.pem, tag: "ca")
         let chain = try ([leaf.certificate] + leaf.intermediates).map {

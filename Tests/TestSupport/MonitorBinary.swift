@@ -47,6 +47,7 @@ public final class RunningMonitor: @unchecked Sendable {
     )
         throws
     {
+        try EndToEndSlots.requireSlot(toStart: "aasa-monitor \(arguments.first ?? "")")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = arguments

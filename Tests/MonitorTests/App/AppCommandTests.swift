@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+import EndToEndSlot
 
 /// The real `aasa-monitor app` binary on apps written at test time: what it prints, its JSON, its exit codes, and
 /// one clear line (exit 2) for every hostile file of issue 22 in bounded time and memory.

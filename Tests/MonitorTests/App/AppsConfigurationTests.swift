@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+import EndToEndSlot
 
 /// `apps:` in the configuration, read by the real `config check`: every claimed domain is listed with the app it
 /// comes from, and an app file that cannot be read is a configuration error at its key (issue 22, item 4).

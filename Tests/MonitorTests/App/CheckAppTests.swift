@@ -2,6 +2,7 @@ import Foundation
 import Monitor
 import TestSupport
 import Testing
+import EndToEndSlot
 
 /// `check --app` with the real binary: the gate reads the build's claims and checks every claimed domain once,
 /// on the origin and Apple's copy, against fixture origins and a fake CDN.

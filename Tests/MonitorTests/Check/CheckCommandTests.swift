@@ -2,6 +2,7 @@ import Foundation
 import Monitor
 import TestSupport
 import Testing
+import EndToEndSlot
 
 /// The real `aasa-monitor check` binary against the fixture scenarios: exit codes and the JSON interface.
 @Suite("check command", .timeLimit(.minutes(2)))

@@ -3,6 +3,7 @@ import Foundation
 import HTTPEngine
 import Monitor
 import Testing
+import EndToEndSlot
 
 /// `check` against many fixture origins and a fake Apple CDN: every origin and CDN code and every verdict.
 @Suite("check end to end", .timeLimit(.minutes(2)))

@@ -2,6 +2,7 @@ import Foundation
 import Monitor
 import TestSupport
 import Testing
+import EndToEndSlot
 
 /// Every number in Apple's headers at its extremes, through the real binary: `check --json` stays valid JSON,
 /// each value is clamped or dropped with a note, and no date lands centuries away.

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+import EndToEndSlot
 
 /// Issue 11 item 5 and issue 12 item 6 with the real binary: `check` flags speak the configuration's language, a
 /// configuration's problems are named by its keys, and what origins and Apple say reaches the terminal inert.

@@ -2,6 +2,7 @@ import Foundation
 import Monitor
 import TestSupport
 import Testing
+import EndToEndSlot
 
 /// The release gate with the real binary: a copy of Apple's that only lags is "wait" (3), never "fix your file" (4);
 /// the cause we saw ourselves is the cause; the JSON document carries a summary for CI scripts.

@@ -5,10 +5,11 @@ import MonitorCore
 import Synchronization
 import TestSupport
 import Testing
+import EndToEndSlot
 
 /// `CheckRunner.stream`'s sliding window over many domains: a hanging one holds one slot, every domain is checked
 /// once, and no more run at once than the concurrency.
-@Suite("check runner: many domains")
+@Suite("check runner: many domains", .endToEndSlot)
 struct CheckRunnerWindowTests {
     /// Every report, in the order the checks completed (not the order given, in which `stream` releases them).
     static func completionOrder(_ domains: [String], settings: ProbeSettings) async throws -> [DomainReport] {

@@ -2,6 +2,7 @@ import Foundation
 import Monitor
 import TestSupport
 import Testing
+import EndToEndSlot
 
 /// `check` prints each domain as it finishes, in the order given, and `--json-lines` writes one object per domain.
 @Suite("check streaming", .timeLimit(.minutes(2)))

@@ -3,6 +3,7 @@ import Monitor
 import Synchronization
 import TestSupport
 import Testing
+import EndToEndSlot
 
 /// `check --wait` with the real binary: it waits for Apple's copy to catch up, stops at once on what waiting cannot
 /// fix, and gives up at the deadline with the last check's code.

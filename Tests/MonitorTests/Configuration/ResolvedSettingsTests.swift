@@ -3,6 +3,7 @@ import HTTPEngine
 import Monitor
 import TestSupport
 import Testing
+import EndToEndSlot
 
 /// Issue 24 item 3: the configuration file and `check`'s flags make settings in one place (`ResolvedSettings`),
 /// judged by one table of limits (`SettingLimits`), with `connect_to` parsed once (`ConnectToMapping`).

@@ -2,6 +2,7 @@ import Foundation
 import HTTPEngine
 import TestSupport
 import Testing
+import EndToEndSlot
 
 /// The daemon allocates with jemalloc (Package.swift says why); tests and benchmarks keep glibc's malloc.
 @Suite("allocator", .timeLimit(.minutes(2)))

@@ -2,6 +2,7 @@ import Foundation
 import Monitor
 import TestSupport
 import Testing
+import EndToEndSlot
 
 /// The real daemon with `apps:` and no `domains` (issue 22, item 4): it watches every domain the build claims,
 /// `status` says which app a failed expectation comes from, and a reload reads the app again, keeping the

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import TestSupport
 import Testing
+import EndToEndSlot
 
 /// Issue 26 §4, "Phishing links in Discord and Teams alerts", with the real daemon: an origin whose app ID reads
 /// `[re-authenticate](https://evil.test)` alerts Discord and Teams with the text shown as written, never as a

@@ -2,6 +2,7 @@ import Foundation
 import Monitor
 import TestSupport
 import Testing
+import EndToEndSlot
 
 /// kill -9 in the middle of writing: the database opens, passes `PRAGMA integrity_check`, and the next run goes on.
 @Suite("daemon crash", .serialized, .timeLimit(.minutes(3)))

@@ -3,6 +3,7 @@ import Monitor
 import Synchronization
 import TestSupport
 import Testing
+import EndToEndSlot
 
 /// The daemon's verdicts are `check`'s from its first check on: first sight of a file is not "the origin changed
 /// then", and a copy of Apple's that only lags behind the origin is `cdn_stale`, not a failed expectation.

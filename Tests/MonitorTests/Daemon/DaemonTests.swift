@@ -4,6 +4,7 @@ import Monitor
 import Synchronization
 import TestSupport
 import Testing
+import EndToEndSlot
 
 /// The real `aasa-monitor run` against fixture servers with a 1 s interval: pace, state, propagation, reload,
 /// stop and restart, the endpoint.

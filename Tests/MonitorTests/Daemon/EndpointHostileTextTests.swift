@@ -3,6 +3,7 @@ import HTTPEngine
 import Synchronization
 import TestSupport
 import Testing
+import EndToEndSlot
 
 /// Issue 26 §4 minor items with the real daemon: `HEAD` answers like `GET` without a body on every route,
 /// `/healthz` included, and bidirectional controls from origin data reach the HTML page escaped, not obeyed.

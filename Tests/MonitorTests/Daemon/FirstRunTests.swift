@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+import EndToEndSlot
 
 /// Issue 23 item 16 with the real binary: the first run of the README's from-source command, on the example
 /// configuration's domains, says once that they are placeholders, and its log lines on a terminal carry the time.

@@ -3,6 +3,7 @@ import HTTPEngine
 import Monitor
 import TestSupport
 import Testing
+import EndToEndSlot
 
 /// The real daemon on a 2 MiB filesystem that fills up: `monitor.store` says so, and it recovers by itself.
 ///

@@ -3,6 +3,7 @@ import Monitor
 import Synchronization
 import TestSupport
 import Testing
+import EndToEndSlot
 
 /// Issue 25 item 3 with the real daemon: the dead man's switch pings while healthy, fails when Apple's CDN is out of
 /// reach, and falls silent when the daemon stops.

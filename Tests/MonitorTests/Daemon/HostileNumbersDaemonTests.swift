@@ -3,6 +3,7 @@ import Monitor
 import Synchronization
 import TestSupport
 import Testing
+import EndToEndSlot
 
 /// The real daemon with Apple's headers at their extremes: the domain is recorded and shown like any other.
 @Suite("daemon hostile numbers", .serialized, .timeLimit(.minutes(2)))

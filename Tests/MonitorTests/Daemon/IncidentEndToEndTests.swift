@@ -3,6 +3,7 @@ import Monitor
 import Synchronization
 import TestSupport
 import Testing
+import EndToEndSlot
 
 /// The real daemon, fixture origins that misbehave, and what the people and programs behind webhooks receive.
 @Suite("incidents end to end", .serialized, .timeLimit(.minutes(3)))

@@ -3,6 +3,7 @@ import Monitor
 import Synchronization
 import TestSupport
 import Testing
+import EndToEndSlot
 
 /// `monitor.cdn_unreachable` with the real daemon fires at the 3rd check in a row that cannot reach Apple's CDN, as
 /// the documentation says, even with one domain (it used to fire at the first).

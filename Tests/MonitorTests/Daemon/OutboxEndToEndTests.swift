@@ -3,6 +3,7 @@ import Monitor
 import Synchronization
 import TestSupport
 import Testing
+import EndToEndSlot
 
 /// Issue 25 item 7 with the real binary: `aasa-monitor outbox list|retry|drop`, with the daemon stopped and running.
 @Suite("outbox commands end to end", .serialized, .timeLimit(.minutes(3)))

@@ -2,6 +2,7 @@ import Foundation
 import HTTPEngine
 import TestSupport
 import Testing
+import EndToEndSlot
 
 /// Issue 26 §4 with the real daemon: a password followed by NUL and junk is refused; an unknown user costs what a
 /// known user of a scheme costs; a wrong-password flood neither stalls `/healthz` nor a verified scraper, and is

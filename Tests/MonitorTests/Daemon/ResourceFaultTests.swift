@@ -2,6 +2,7 @@ import Foundation
 import Monitor
 import TestSupport
 import Testing
+import EndToEndSlot
 
 /// The real daemon short of file descriptors (`ulimit -n` low, idle connections to its endpoint): it never exits,
 /// and the trouble is never a domain finding.

@@ -3,6 +3,7 @@ import Monitor
 import MonitorCore
 import TestSupport
 import Testing
+import EndToEndSlot
 
 /// The real daemon with `shard: K/N` checks its shard's domains and never touches the others.
 @Suite("daemon with shard", .serialized, .timeLimit(.minutes(3)))

@@ -3,6 +3,7 @@ import Monitor
 import Synchronization
 import TestSupport
 import Testing
+import EndToEndSlot
 
 /// Issue 25 item 1 with the real daemon: silences added with `aasa-monitor silence`, running or stopped.
 @Suite("silences end to end", .serialized, .timeLimit(.minutes(3)))

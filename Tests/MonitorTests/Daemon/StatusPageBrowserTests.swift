@@ -5,6 +5,7 @@ import MonitorCore
 import Synchronization
 import TestSupport
 import Testing
+import EndToEndSlot
 
 /// The real daemon's status pages in a real browser: every domain with its verdict, a hostile finding message
 /// shown as inert text, the propagation chart, and no request to any other origin.

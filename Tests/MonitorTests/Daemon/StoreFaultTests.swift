@@ -4,6 +4,7 @@ import HTTPEngine
 import Monitor
 import TestSupport
 import Testing
+import EndToEndSlot
 
 /// The real daemon when its state database fails under it: a lock held elsewhere, the file deleted.
 @Suite("daemon store faults", .serialized, .timeLimit(.minutes(3)))

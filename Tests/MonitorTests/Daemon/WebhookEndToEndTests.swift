@@ -3,6 +3,7 @@ import Monitor
 import Synchronization
 import TestSupport
 import Testing
+import EndToEndSlot
 
 /// The real daemon alerting a fixture webhook receiver: one firing and one resolved per problem, retries that
 /// keep their id, dead letter on 400, redelivery after kill -9, signatures checked by Python.

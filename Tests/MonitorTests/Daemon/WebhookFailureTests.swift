@@ -5,6 +5,7 @@ import Monitor
 import Synchronization
 import TestSupport
 import Testing
+import EndToEndSlot
 
 /// The real daemon alerting receivers that fail in every way at once: refused, an untrusted certificate, a CA
 /// file deleted under it, 4xx and 5xx answers that echo the URL, and a receiver that never answers. Every

@@ -4,10 +4,11 @@ import Monitor
 import Synchronization
 import TestSupport
 import Testing
+import EndToEndSlot
 
 /// Delivery through the real engine to a fixture receiver, on a clock the test moves: `give_up_after` is wall
 /// time however fast the receiver refuses, and a receiver that recovers gets every pending delivery at once.
-@Suite("Delivery timeline through the real engine")
+@Suite("Delivery timeline through the real engine", .endToEndSlot)
 struct DeliveryTimelineTests {
     /// Runs `body` with a receiver at `/hook` that answers 503 (with `Retry-After: 1` when `retryAfter`) until
     /// it has recovered.

@@ -4,6 +4,7 @@ import Monitor
 import MonitorCore
 import TestSupport
 import Testing
+import EndToEndSlot
 
 /// Issue 26 §4, "SSRF past the metadata guard": `config check` refuses every literal spelling of a link-local or
 /// unique-local receiver (the real binary), and delivery refuses the address it actually connects to, naming the

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+import EndToEndSlot
 
 /// Issue 23 item 17 with the real binary: `webhook test` sends an event about a configured domain, and
 /// `config check` warns about plain `http://` receivers and chat URLs written into the file.

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+import EndToEndSlot
 
 /// Issue 23 item 11: every command states its exit codes in one `Exit codes:` sentence, the one `--help` prints and
 /// build-deb turns into the command page's EXIT STATUS; the hand-written main page `aasa-monitor(1)` lists every

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+import EndToEndSlot
 
 /// README.md's examples, run as a reader pastes them: every `console` command with the real binary, offline.
 @Suite("README examples", .timeLimit(.minutes(2)))

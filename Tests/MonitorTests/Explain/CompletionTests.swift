@@ -3,6 +3,7 @@ import Foundation
 import MonitorCore
 import TestSupport
 import Testing
+import EndToEndSlot
 
 /// Issue 23 item 14 with the real binary: what the shells complete. Files and finding codes are written into the
 /// completion scripts (read here from the binary's own description of its arguments); webhook names and domains

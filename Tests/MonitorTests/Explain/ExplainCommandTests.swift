@@ -4,6 +4,7 @@ import Foundation
 import MonitorCore
 import TestSupport
 import Testing
+import EndToEndSlot
 
 /// The real `aasa-monitor explain` binary: what it prints, and that its list is the registry.
 @Suite("explain command", .timeLimit(.minutes(1)))

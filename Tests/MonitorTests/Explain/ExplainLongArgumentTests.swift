@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+import EndToEndSlot
 
 /// Issue 26 §4 minor: `explain` with a 30 KB argument took 8.5 s finding the nearest code. The nearest-code search
 /// now compares at most `KeySuggestion.maximumCompared` (256) characters, so its cost no longer grows with the

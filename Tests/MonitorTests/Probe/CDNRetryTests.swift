@@ -4,6 +4,7 @@ import Monitor
 import Synchronization
 import TestSupport
 import Testing
+import EndToEndSlot
 
 @Suite("CDN retry", .timeLimit(.minutes(1)))
 struct CDNRetryTests {

@@ -3,8 +3,9 @@ import HTTPEngine
 import Monitor
 import TestSupport
 import Testing
+import EndToEndSlot
 
-@Suite("Domain probe: one domain")
+@Suite("Domain probe: one domain", .endToEndSlot)
 struct DomainProbeTests {
     private let domain = "good.origin.test"
 

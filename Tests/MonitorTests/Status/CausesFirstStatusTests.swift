@@ -3,6 +3,7 @@ import Foundation
 import Monitor
 import TestSupport
 import Testing
+import EndToEndSlot
 
 /// Issue 23 items 7 and 18 with the real binary: `status` (text and JSON) and the pages show causes first with
 /// their consequences under them, and name the webhook whose deliveries fail.

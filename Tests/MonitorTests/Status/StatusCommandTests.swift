@@ -2,9 +2,10 @@ import Foundation
 import Monitor
 import TestSupport
 import Testing
+import EndToEndSlot
 
 /// `status` and `history` exit codes with the real binary (0 state read, 1 no state, 2 usage).
-@Suite("status and history exit codes")
+@Suite("status and history exit codes", .endToEndSlot)
 struct StatusCommandTests {
     @Test("no database, or no state for the domain, is exit 1; a bad domain is exit 2")
     func exitCodes() async throws {

@@ -2,6 +2,7 @@ import Foundation
 import Monitor
 import TestSupport
 import Testing
+import EndToEndSlot
 
 /// Issue 23 item 9 with the real binary: `status` and `history` without `--config` find the state as `run` does
 /// (here: the per-user directory a from-source daemon fell back to) and say which database they read.

@@ -3,6 +3,7 @@ import Monitor
 import MonitorCore
 import TestSupport
 import Testing
+import EndToEndSlot
 
 /// Issue 11 item 6 with the real binary: `status` names its database, refuses domains the configuration does not
 /// have, says which configured domains are not checked yet, and prints valid JSON even without state.

@@ -3,9 +3,10 @@ import Monitor
 import MonitorCore
 import TestSupport
 import Testing
+import EndToEndSlot
 
 /// `status` without a domain: a summary and the domains with problems, capped; `--all` lists every domain.
-@Suite("status summary")
+@Suite("status summary", .endToEndSlot)
 struct StatusSummaryTests {
     typealias R = StoreReports
 

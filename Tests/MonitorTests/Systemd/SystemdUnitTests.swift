@@ -1,10 +1,11 @@
 import Foundation
 import TestSupport
 import Testing
+import EndToEndSlot
 
 /// Checks `systemd/aasa-monitor.service` with `systemd-analyze`, where it is installed (it works offline, without a
 /// running systemd); skipped elsewhere.
-@Suite("systemd unit file")
+@Suite("systemd unit file", .endToEndSlot)
 struct SystemdUnitTests {
     static let analyzer = "/usr/bin/systemd-analyze"
     static let unit = URL(fileURLWithPath: #filePath)
