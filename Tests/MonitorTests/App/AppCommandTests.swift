@@ -1,11 +1,11 @@
+import EndToEndSlot
 import Foundation
 import TestSupport
 import Testing
-import EndToEndSlot
 
 /// The real `aasa-monitor app` binary on apps written at test time: what it prints, its JSON, its exit codes, and
 /// one clear line (exit 2) for every hostile file of issue 22 in bounded time and memory.
-@Suite("app command", .timeLimit(.minutes(3)))
+@Suite("app command", .timeLimit(.minutes(10)), .endToEndSlot)
 struct AppCommandTests {
     static func json(_ output: String) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])

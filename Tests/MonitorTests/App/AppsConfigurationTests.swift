@@ -1,11 +1,11 @@
+import EndToEndSlot
 import Foundation
 import TestSupport
 import Testing
-import EndToEndSlot
 
 /// `apps:` in the configuration, read by the real `config check`: every claimed domain is listed with the app it
 /// comes from, and an app file that cannot be read is a configuration error at its key (issue 22, item 4).
-@Suite("apps: in the configuration", .timeLimit(.minutes(1)))
+@Suite("apps: in the configuration", .timeLimit(.minutes(10)), .endToEndSlot)
 struct AppsConfigurationTests {
     /// The shop of issue 22 (main app, App Clip, credentials extension), its domains on `example.com`.
     static func writeShop(in directory: URL) throws -> String {

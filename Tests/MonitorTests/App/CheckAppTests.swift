@@ -1,12 +1,12 @@
+import EndToEndSlot
 import Foundation
 import Monitor
 import TestSupport
 import Testing
-import EndToEndSlot
 
 /// `check --app` with the real binary: the gate reads the build's claims and checks every claimed domain once,
 /// on the origin and Apple's copy, against fixture origins and a fake CDN.
-@Suite("check --app", .timeLimit(.minutes(3)))
+@Suite("check --app", .timeLimit(.minutes(10)), .endToEndSlot)
 struct CheckAppTests {
     /// A real-looking Team ID: the linter calls `ABCDE12345` a placeholder, and the origin's file would be broken.
     static let team = "9JA89QQLNQ"

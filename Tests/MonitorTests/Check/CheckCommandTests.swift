@@ -1,11 +1,11 @@
+import EndToEndSlot
 import Foundation
 import Monitor
 import TestSupport
 import Testing
-import EndToEndSlot
 
 /// The real `aasa-monitor check` binary against the fixture scenarios: exit codes and the JSON interface.
-@Suite("check command", .timeLimit(.minutes(2)))
+@Suite("check command", .timeLimit(.minutes(10)), .endToEndSlot)
 struct CheckCommandTests {
     @Test("exit codes: 0 ready, 1 origin broken (the most severe wins), 3 CDN behind, 4 expectation failed, 2 usage")
     func exitCodes() async throws {

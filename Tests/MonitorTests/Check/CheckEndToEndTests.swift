@@ -1,12 +1,12 @@
 import AASA
+import EndToEndSlot
 import Foundation
 import HTTPEngine
 import Monitor
 import Testing
-import EndToEndSlot
 
 /// `check` against many fixture origins and a fake Apple CDN: every origin and CDN code and every verdict.
-@Suite("check end to end", .timeLimit(.minutes(2)))
+@Suite("check end to end", .timeLimit(.minutes(10)), .endToEndSlot)
 struct CheckEndToEndTests {
     static let originDomains = [
         "ready", "stale", "missing", "botblock", "gone", "rootonly", "redirect", "large", "html", "ctype", "bom",

@@ -1,11 +1,11 @@
+import EndToEndSlot
 import Foundation
 import TestSupport
 import Testing
-import EndToEndSlot
 
 /// Issue 11 item 5 and issue 12 item 6 with the real binary: `check` flags speak the configuration's language, a
 /// configuration's problems are named by its keys, and what origins and Apple say reaches the terminal inert.
-@Suite("check speaks the configuration's language", .timeLimit(.minutes(2)))
+@Suite("check speaks the configuration's language", .timeLimit(.minutes(10)), .endToEndSlot)
 struct CheckLanguageTests {
     static func temporaryFile(_ text: String) throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("check-lang-\(UUID()).yml").path

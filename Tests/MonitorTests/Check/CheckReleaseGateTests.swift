@@ -1,12 +1,12 @@
+import EndToEndSlot
 import Foundation
 import Monitor
 import TestSupport
 import Testing
-import EndToEndSlot
 
 /// The release gate with the real binary: a copy of Apple's that only lags is "wait" (3), never "fix your file" (4);
 /// the cause we saw ourselves is the cause; the JSON document carries a summary for CI scripts.
-@Suite("check as a release gate", .timeLimit(.minutes(2)))
+@Suite("check as a release gate", .timeLimit(.minutes(10)), .endToEndSlot)
 struct CheckReleaseGateTests {
     static let domains = ["newapp.origin.test", "ready.origin.test", "htmlmissing.origin.test"]
 

@@ -1,11 +1,11 @@
+import EndToEndSlot
 import Foundation
 import Monitor
 import TestSupport
 import Testing
-import EndToEndSlot
 
 /// `check` prints each domain as it finishes, in the order given, and `--json-lines` writes one object per domain.
-@Suite("check streaming", .timeLimit(.minutes(2)))
+@Suite("check streaming", .timeLimit(.minutes(10)), .endToEndSlot)
 struct CheckStreamingTests {
     /// The objects of `--json-lines` output, one per line; fails on a line that is not one JSON object.
     static func objects(_ output: String) throws -> [[String: Any]] {

@@ -1,13 +1,13 @@
+import EndToEndSlot
 import Foundation
 import Monitor
 import Synchronization
 import TestSupport
 import Testing
-import EndToEndSlot
 
 /// `check --wait` with the real binary: it waits for Apple's copy to catch up, stops at once on what waiting cannot
 /// fix, and gives up at the deadline with the last check's code.
-@Suite("check --wait", .timeLimit(.minutes(2)))
+@Suite("check --wait", .timeLimit(.minutes(10)), .endToEndSlot)
 struct CheckWaitTests {
     static let domain = "newapp.origin.test"
 

@@ -1,7 +1,7 @@
+import EndToEndSlot
 import Foundation
 import TestSupport
 import Testing
-import EndToEndSlot
 
 #if canImport(Glibc)
     import Glibc
@@ -9,7 +9,7 @@ import EndToEndSlot
 
 /// Issue 11 items 1 and 8, issue 12 item 7, with the real binary: what a configuration refers to is validated once,
 /// by `config check`, `run` and SIGHUP alike, and hostile files never hang or slip through.
-@Suite("configuration references", .timeLimit(.minutes(2)))
+@Suite("configuration references", .timeLimit(.minutes(10)), .endToEndSlot)
 struct ConfigurationReferencesTests {
     /// A temporary directory with a valid PEM CA file in it.
     final class Directory: Sendable {

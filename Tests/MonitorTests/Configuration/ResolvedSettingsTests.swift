@@ -1,13 +1,13 @@
+import EndToEndSlot
 import Foundation
 import HTTPEngine
 import Monitor
 import TestSupport
 import Testing
-import EndToEndSlot
 
 /// Issue 24 item 3: the configuration file and `check`'s flags make settings in one place (`ResolvedSettings`),
 /// judged by one table of limits (`SettingLimits`), with `connect_to` parsed once (`ConnectToMapping`).
-@Suite("one settings resolver", .timeLimit(.minutes(2)))
+@Suite("one settings resolver", .timeLimit(.minutes(10)), .endToEndSlot)
 struct ResolvedSettingsTests {
     /// A setting given as a file key (YAML under its section) and as `check`'s flag, with the same text.
     struct Route: Sendable, CustomTestStringConvertible {

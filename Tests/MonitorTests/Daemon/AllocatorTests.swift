@@ -1,11 +1,11 @@
+import EndToEndSlot
 import Foundation
 import HTTPEngine
 import TestSupport
 import Testing
-import EndToEndSlot
 
 /// The daemon allocates with jemalloc (Package.swift says why); tests and benchmarks keep glibc's malloc.
-@Suite("allocator", .timeLimit(.minutes(2)))
+@Suite("allocator", .timeLimit(.minutes(10)), .endToEndSlot)
 struct AllocatorTests {
     @Test("the aasa-monitor binary's malloc is jemalloc's: it prints jemalloc's statistics when asked to")
     func binaryUsesJemalloc() async throws {

@@ -1,13 +1,13 @@
+import EndToEndSlot
 import Foundation
 import Monitor
 import TestSupport
 import Testing
-import EndToEndSlot
 
 /// The real daemon with `apps:` and no `domains` (issue 22, item 4): it watches every domain the build claims,
 /// `status` says which app a failed expectation comes from, and a reload reads the app again, keeping the
 /// running configuration when the app has become unreadable.
-@Suite("daemon with apps:", .serialized, .timeLimit(.minutes(3)))
+@Suite("daemon with apps:", .serialized, .timeLimit(.minutes(10)), .endToEndSlot)
 struct AppsDaemonTests {
     static let team = "9JA89QQLNQ"
 

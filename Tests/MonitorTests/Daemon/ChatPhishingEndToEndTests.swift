@@ -1,13 +1,13 @@
+import EndToEndSlot
 import Foundation
 import Synchronization
 import TestSupport
 import Testing
-import EndToEndSlot
 
 /// Issue 26 §4, "Phishing links in Discord and Teams alerts", with the real daemon: an origin whose app ID reads
 /// `[re-authenticate](https://evil.test)` alerts Discord and Teams with the text shown as written, never as a
 /// masked link.
-@Suite("chat alerts carry origin text as written", .timeLimit(.minutes(2)))
+@Suite("chat alerts carry origin text as written", .timeLimit(.minutes(10)), .endToEndSlot)
 struct ChatPhishingEndToEndTests {
     static let domain = "shop.origin.test"
     static let phishing = "[re-authenticate](https://evil.test)"

@@ -1,11 +1,11 @@
+import EndToEndSlot
 import Foundation
 import Monitor
 import TestSupport
 import Testing
-import EndToEndSlot
 
 /// kill -9 in the middle of writing: the database opens, passes `PRAGMA integrity_check`, and the next run goes on.
-@Suite("daemon crash", .serialized, .timeLimit(.minutes(3)))
+@Suite("daemon crash", .serialized, .timeLimit(.minutes(10)), .endToEndSlot)
 struct CrashTests {
     @Test("SIGKILL during checks never corrupts the database, and each restart continues from it")
     func killNine() async throws {

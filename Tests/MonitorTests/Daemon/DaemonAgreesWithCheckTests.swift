@@ -1,13 +1,13 @@
+import EndToEndSlot
 import Foundation
 import Monitor
 import Synchronization
 import TestSupport
 import Testing
-import EndToEndSlot
 
 /// The daemon's verdicts are `check`'s from its first check on: first sight of a file is not "the origin changed
 /// then", and a copy of Apple's that only lags behind the origin is `cdn_stale`, not a failed expectation.
-@Suite("daemon agrees with check", .serialized, .timeLimit(.minutes(3)))
+@Suite("daemon agrees with check", .serialized, .timeLimit(.minutes(10)), .endToEndSlot)
 struct DaemonAgreesWithCheckTests {
     static let domain = "shop.origin.test"
 

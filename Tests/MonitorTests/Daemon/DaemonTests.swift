@@ -1,14 +1,14 @@
+import EndToEndSlot
 import Foundation
 import HTTPEngine
 import Monitor
 import Synchronization
 import TestSupport
 import Testing
-import EndToEndSlot
 
 /// The real `aasa-monitor run` against fixture servers with a 1 s interval: pace, state, propagation, reload,
 /// stop and restart, the endpoint.
-@Suite("daemon", .serialized, .timeLimit(.minutes(3)))
+@Suite("daemon", .serialized, .timeLimit(.minutes(10)), .endToEndSlot)
 struct DaemonTests {
     static let domain = "shop.origin.test"
 

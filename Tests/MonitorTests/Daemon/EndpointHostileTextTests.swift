@@ -1,13 +1,13 @@
+import EndToEndSlot
 import Foundation
 import HTTPEngine
 import Synchronization
 import TestSupport
 import Testing
-import EndToEndSlot
 
 /// Issue 26 §4 minor items with the real daemon: `HEAD` answers like `GET` without a body on every route,
 /// `/healthz` included, and bidirectional controls from origin data reach the HTML page escaped, not obeyed.
-@Suite("endpoint: HEAD and hostile text", .timeLimit(.minutes(2)))
+@Suite("endpoint: HEAD and hostile text", .timeLimit(.minutes(10)), .endToEndSlot)
 struct EndpointHostileTextTests {
     static let domain = "shop.origin.test"
     /// An app ID whose U+202E would show the rest reversed (`ABCDE12345.com.live.app` read backwards).

@@ -1,11 +1,11 @@
+import EndToEndSlot
 import Foundation
 import TestSupport
 import Testing
-import EndToEndSlot
 
 /// Issue 23 item 16 with the real binary: the first run of the README's from-source command, on the example
 /// configuration's domains, says once that they are placeholders, and its log lines on a terminal carry the time.
-@Suite("first run on the example configuration", .timeLimit(.minutes(2)))
+@Suite("first run on the example configuration", .timeLimit(.minutes(10)), .endToEndSlot)
 struct FirstRunTests {
     static let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("config/aasa-monitor.yml")

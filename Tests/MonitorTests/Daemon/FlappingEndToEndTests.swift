@@ -1,14 +1,14 @@
+import EndToEndSlot
 import Foundation
 import Monitor
 import Synchronization
 import TestSupport
 import Testing
-import EndToEndSlot
 
 /// Issue 23 items 8 and 13 with the real daemon: an origin that keeps failing and recovering is flapping, and people
 /// are told so in words (the chat message, `status`); `history` says why the verdict changed and when alerts fired
 /// and resolved.
-@Suite("flapping and history end to end", .serialized, .timeLimit(.minutes(3)))
+@Suite("flapping and history end to end", .serialized, .timeLimit(.minutes(10)), .endToEndSlot)
 struct FlappingEndToEndTests {
     static let domain = "flap.origin.test"
 

@@ -1,16 +1,16 @@
+import EndToEndSlot
 import Foundation
 import HTTPEngine
 import Monitor
 import TestSupport
 import Testing
-import EndToEndSlot
 
 /// The real daemon on a 2 MiB filesystem that fills up: `monitor.store` says so, and it recovers by itself.
 ///
 /// Needs a tmpfs mount (root with CAP_SYS_ADMIN); elsewhere the suite is disabled.
 @Suite(
-    "daemon on a full disk", .serialized, .timeLimit(.minutes(3)),
-    .enabled(if: Tmpfs.canMount, "needs permission to mount a tmpfs"))
+    "daemon on a full disk", .serialized, .timeLimit(.minutes(10)),
+    .enabled(if: Tmpfs.canMount, "needs permission to mount a tmpfs"), .endToEndSlot)
 struct FullDiskTests {
     static let domain = "shop.origin.test"
 

@@ -1,13 +1,13 @@
+import EndToEndSlot
 import Foundation
 import Monitor
 import Synchronization
 import TestSupport
 import Testing
-import EndToEndSlot
 
 /// Issue 25 item 3 with the real daemon: the dead man's switch pings while healthy, fails when Apple's CDN is out of
 /// reach, and falls silent when the daemon stops.
-@Suite("heartbeat end to end", .serialized, .timeLimit(.minutes(3)))
+@Suite("heartbeat end to end", .serialized, .timeLimit(.minutes(10)), .endToEndSlot)
 struct HeartbeatEndToEndTests {
     static let domain = "shop.origin.test"
 

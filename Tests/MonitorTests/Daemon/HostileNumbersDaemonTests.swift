@@ -1,12 +1,12 @@
+import EndToEndSlot
 import Foundation
 import Monitor
 import Synchronization
 import TestSupport
 import Testing
-import EndToEndSlot
 
 /// The real daemon with Apple's headers at their extremes: the domain is recorded and shown like any other.
-@Suite("daemon hostile numbers", .serialized, .timeLimit(.minutes(2)))
+@Suite("daemon hostile numbers", .serialized, .timeLimit(.minutes(10)), .endToEndSlot)
 struct HostileNumbersDaemonTests {
     static let domain = "shop.origin.test"
 

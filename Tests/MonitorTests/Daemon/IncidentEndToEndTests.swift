@@ -1,12 +1,12 @@
+import EndToEndSlot
 import Foundation
 import Monitor
 import Synchronization
 import TestSupport
 import Testing
-import EndToEndSlot
 
 /// The real daemon, fixture origins that misbehave, and what the people and programs behind webhooks receive.
-@Suite("incidents end to end", .serialized, .timeLimit(.minutes(3)))
+@Suite("incidents end to end", .serialized, .timeLimit(.minutes(10)), .endToEndSlot)
 struct IncidentEndToEndTests {
     static let domain = "shop.origin.test"
     static let alerts = "alerts: { failure_threshold: 1, success_threshold: 1, repeat_after: 0 }\n"

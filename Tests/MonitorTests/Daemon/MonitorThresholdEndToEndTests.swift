@@ -1,13 +1,13 @@
+import EndToEndSlot
 import Foundation
 import Monitor
 import Synchronization
 import TestSupport
 import Testing
-import EndToEndSlot
 
 /// `monitor.cdn_unreachable` with the real daemon fires at the 3rd check in a row that cannot reach Apple's CDN, as
 /// the documentation says, even with one domain (it used to fire at the first).
-@Suite("monitor thresholds end to end", .serialized, .timeLimit(.minutes(3)))
+@Suite("monitor thresholds end to end", .serialized, .timeLimit(.minutes(10)), .endToEndSlot)
 struct MonitorThresholdEndToEndTests {
     @Test("one domain, Apple's CDN answering 503: monitor.cdn_unreachable after 3 checks, not 1")
     func cdnUnreachableAfterThree() async throws {

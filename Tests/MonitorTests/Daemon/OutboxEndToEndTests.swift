@@ -1,12 +1,12 @@
+import EndToEndSlot
 import Foundation
 import Monitor
 import Synchronization
 import TestSupport
 import Testing
-import EndToEndSlot
 
 /// Issue 25 item 7 with the real binary: `aasa-monitor outbox list|retry|drop`, with the daemon stopped and running.
-@Suite("outbox commands end to end", .serialized, .timeLimit(.minutes(3)))
+@Suite("outbox commands end to end", .serialized, .timeLimit(.minutes(10)), .endToEndSlot)
 struct OutboxEndToEndTests {
     /// A state directory holding one dead letter (#1), one retrying delivery (#2) and one delivered (#3).
     static func stoppedState() async throws -> String {

@@ -1,13 +1,13 @@
+import EndToEndSlot
 import Foundation
 import HTTPEngine
 import TestSupport
 import Testing
-import EndToEndSlot
 
 /// Issue 26 §4 with the real daemon: a password followed by NUL and junk is refused; an unknown user costs what a
 /// known user of a scheme costs; a wrong-password flood neither stalls `/healthz` nor a verified scraper, and is
 /// cut off per client address.
-@Suite("endpoint password checks", .serialized, .timeLimit(.minutes(3)))
+@Suite("endpoint password checks", .serialized, .timeLimit(.minutes(10)), .endToEndSlot)
 struct PasswordCheckTests {
     static let domain = "shop.origin.test"
     /// Python's crypt for "letmein": bcrypt cost 10 and SHA-256-crypt with 200,000 rounds, two users each.

@@ -1,12 +1,12 @@
+import EndToEndSlot
 import Foundation
 import Monitor
 import TestSupport
 import Testing
-import EndToEndSlot
 
 /// The real daemon short of file descriptors (`ulimit -n` low, idle connections to its endpoint): it never exits,
 /// and the trouble is never a domain finding.
-@Suite("daemon resource faults", .serialized, .timeLimit(.minutes(3)))
+@Suite("daemon resource faults", .serialized, .timeLimit(.minutes(10)), .endToEndSlot)
 struct ResourceFaultTests {
     static let domains = ["a.origin.test", "b.origin.test", "c.origin.test"]
 

@@ -1,12 +1,12 @@
+import EndToEndSlot
 import Foundation
 import Monitor
 import MonitorCore
 import TestSupport
 import Testing
-import EndToEndSlot
 
 /// The real daemon with `shard: K/N` checks its shard's domains and never touches the others.
-@Suite("daemon with shard", .serialized, .timeLimit(.minutes(3)))
+@Suite("daemon with shard", .serialized, .timeLimit(.minutes(10)), .endToEndSlot)
 struct ShardDaemonTests {
     static let domains = (0..<8).map { "shop\($0).origin.test" }
 

@@ -1,12 +1,12 @@
+import EndToEndSlot
 import Foundation
 import Monitor
 import Synchronization
 import TestSupport
 import Testing
-import EndToEndSlot
 
 /// Issue 25 item 1 with the real daemon: silences added with `aasa-monitor silence`, running or stopped.
-@Suite("silences end to end", .serialized, .timeLimit(.minutes(3)))
+@Suite("silences end to end", .serialized, .timeLimit(.minutes(10)), .endToEndSlot)
 struct SilenceEndToEndTests {
     static let domain = "shop.origin.test"
     static let alerts = "alerts: { failure_threshold: 1, success_threshold: 1, repeat_after: 0 }\n"

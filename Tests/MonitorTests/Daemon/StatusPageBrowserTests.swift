@@ -1,3 +1,4 @@
+import EndToEndSlot
 import Foundation
 import HTTPEngine
 import Monitor
@@ -5,11 +6,10 @@ import MonitorCore
 import Synchronization
 import TestSupport
 import Testing
-import EndToEndSlot
 
 /// The real daemon's status pages in a real browser: every domain with its verdict, a hostile finding message
 /// shown as inert text, the propagation chart, and no request to any other origin.
-@Suite("status page in headless Chromium", .serialized, .timeLimit(.minutes(4)))
+@Suite("status page in headless Chromium", .serialized, .timeLimit(.minutes(10)), .endToEndSlot)
 struct StatusPageBrowserTests {
     static let ready = "shop.origin.test"
     static let hostile = "hostile.origin.test"

@@ -1,13 +1,13 @@
+import EndToEndSlot
 import Foundation
 import GRDB
 import HTTPEngine
 import Monitor
 import TestSupport
 import Testing
-import EndToEndSlot
 
 /// The real daemon when its state database fails under it: a lock held elsewhere, the file deleted.
-@Suite("daemon store faults", .serialized, .timeLimit(.minutes(3)))
+@Suite("daemon store faults", .serialized, .timeLimit(.minutes(10)), .endToEndSlot)
 struct StoreFaultTests {
     static let domain = "shop.origin.test"
 

@@ -1,13 +1,13 @@
+import EndToEndSlot
 import Foundation
 import Monitor
 import Synchronization
 import TestSupport
 import Testing
-import EndToEndSlot
 
 /// The real daemon alerting a fixture webhook receiver: one firing and one resolved per problem, retries that
 /// keep their id, dead letter on 400, redelivery after kill -9, signatures checked by Python.
-@Suite("webhooks end to end", .serialized, .timeLimit(.minutes(3)))
+@Suite("webhooks end to end", .serialized, .timeLimit(.minutes(10)), .endToEndSlot)
 struct WebhookEndToEndTests {
     static let domain = "shop.origin.test"
     static let alerts = "alerts: { failure_threshold: 1, success_threshold: 1, repeat_after: 0 }\n"

@@ -1,3 +1,4 @@
+import EndToEndSlot
 import Foundation
 import GRDB
 import HTTPEngine
@@ -5,13 +6,12 @@ import Monitor
 import Synchronization
 import TestSupport
 import Testing
-import EndToEndSlot
 
 /// The real daemon alerting receivers that fail in every way at once: refused, an untrusted certificate, a CA
 /// file deleted under it, 4xx and 5xx answers that echo the URL, and a receiver that never answers. Every
 /// failure goes through backoff or dead letter, the log stays a few lines per receiver, and the URL's token
 /// shows nowhere.
-@Suite("webhook failures", .serialized, .timeLimit(.minutes(3)))
+@Suite("webhook failures", .serialized, .timeLimit(.minutes(10)), .endToEndSlot)
 struct WebhookFailureTests {
     static let token = "T0KEN" + UUID().uuidString.replacingOccurrences(of: "-", with: "")
     static let domains = (1...5).map { "d\($0).origin.test" }

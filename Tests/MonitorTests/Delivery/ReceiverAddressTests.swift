@@ -1,15 +1,15 @@
+import EndToEndSlot
 import Foundation
 import HTTPEngine
 import Monitor
 import MonitorCore
 import TestSupport
 import Testing
-import EndToEndSlot
 
 /// Issue 26 §4, "SSRF past the metadata guard": `config check` refuses every literal spelling of a link-local or
 /// unique-local receiver (the real binary), and delivery refuses the address it actually connects to, naming the
 /// receiver and never its URL's secret path (the real engine).
-@Suite("Receivers in link-local and unique-local ranges", .timeLimit(.minutes(2)))
+@Suite("Receivers in link-local and unique-local ranges", .timeLimit(.minutes(10)), .endToEndSlot)
 struct ReceiverAddressTests {
     static let token = "s3cret-T0KEN-in-path"
 

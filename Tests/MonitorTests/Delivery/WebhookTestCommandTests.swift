@@ -1,11 +1,11 @@
+import EndToEndSlot
 import Foundation
 import TestSupport
 import Testing
-import EndToEndSlot
 
 /// Issue 23 item 17 with the real binary: `webhook test` sends an event about a configured domain, and
 /// `config check` warns about plain `http://` receivers and chat URLs written into the file.
-@Suite("webhook test and its configuration warnings", .timeLimit(.minutes(2)))
+@Suite("webhook test and its configuration warnings", .timeLimit(.minutes(10)), .endToEndSlot)
 struct WebhookTestCommandTests {
     static let domains = ["shop.origin.test", "other.origin.test"]
 

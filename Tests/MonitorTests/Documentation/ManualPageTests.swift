@@ -1,12 +1,12 @@
+import EndToEndSlot
 import Foundation
 import TestSupport
 import Testing
-import EndToEndSlot
 
 /// Issue 23 item 11: every command states its exit codes in one `Exit codes:` sentence, the one `--help` prints and
 /// build-deb turns into the command page's EXIT STATUS; the hand-written main page `aasa-monitor(1)` lists every
 /// command of the binary with those same codes. (`.ci/deb-check` reads the pages build-deb generated.)
-@Suite("man pages", .timeLimit(.minutes(1)))
+@Suite("man pages", .timeLimit(.minutes(10)), .endToEndSlot)
 struct ManualPageTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()

@@ -1,10 +1,10 @@
+import EndToEndSlot
 import Foundation
 import TestSupport
 import Testing
-import EndToEndSlot
 
 /// README.md's examples, run as a reader pastes them: every `console` command with the real binary, offline.
-@Suite("README examples", .timeLimit(.minutes(2)))
+@Suite("README examples", .timeLimit(.minutes(10)), .endToEndSlot)
 struct ReadmeExampleTests {
     /// The package root: this file is `Tests/MonitorTests/Documentation/ReadmeExampleTests.swift`.
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

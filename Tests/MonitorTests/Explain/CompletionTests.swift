@@ -1,14 +1,14 @@
 import AASA
+import EndToEndSlot
 import Foundation
 import MonitorCore
 import TestSupport
 import Testing
-import EndToEndSlot
 
 /// Issue 23 item 14 with the real binary: what the shells complete. Files and finding codes are written into the
 /// completion scripts (read here from the binary's own description of its arguments); webhook names and domains
 /// come from the binary when the shell asks (`aasa-monitor ---completion …`, what the scripts run).
-@Suite("shell completions", .timeLimit(.minutes(1)))
+@Suite("shell completions", .timeLimit(.minutes(10)), .endToEndSlot)
 struct CompletionTests {
     /// `--experimental-dump-help`: every command's arguments with their completion kinds.
     static func commands() async throws -> [String: [[String: Any]]] {

@@ -1,13 +1,13 @@
 import AASA
 import AppClaims
+import EndToEndSlot
 import Foundation
 import MonitorCore
 import TestSupport
 import Testing
-import EndToEndSlot
 
 /// The real `aasa-monitor explain` binary: what it prints, and that its list is the registry.
-@Suite("explain command", .timeLimit(.minutes(1)))
+@Suite("explain command", .timeLimit(.minutes(10)), .endToEndSlot)
 struct ExplainCommandTests {
     @Test("explain CODE prints the meaning, why Apple cares, how to fix and an example, and exits 0")
     func explainsCode() async throws {

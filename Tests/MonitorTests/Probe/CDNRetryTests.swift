@@ -1,12 +1,12 @@
+import EndToEndSlot
 import Foundation
 import HTTPEngine
 import Monitor
 import Synchronization
 import TestSupport
 import Testing
-import EndToEndSlot
 
-@Suite("CDN retry", .timeLimit(.minutes(1)))
+@Suite("CDN retry", .timeLimit(.minutes(10)), .endToEndSlot)
 struct CDNRetryTests {
     @Test("a broken answer on the shared CDN connection is tried once more, and a second failure is reported")
     func retriesOnce() async throws {

@@ -1,13 +1,13 @@
 import AASA
+import EndToEndSlot
 import Foundation
 import Monitor
 import TestSupport
 import Testing
-import EndToEndSlot
 
 /// Issue 23 items 7 and 18 with the real binary: `status` (text and JSON) and the pages show causes first with
 /// their consequences under them, and name the webhook whose deliveries fail.
-@Suite("status shows causes first", .timeLimit(.minutes(2)))
+@Suite("status shows causes first", .timeLimit(.minutes(10)), .endToEndSlot)
 struct CausesFirstStatusTests {
     typealias R = StoreReports
 

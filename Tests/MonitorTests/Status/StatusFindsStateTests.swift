@@ -1,12 +1,12 @@
+import EndToEndSlot
 import Foundation
 import Monitor
 import TestSupport
 import Testing
-import EndToEndSlot
 
 /// Issue 23 item 9 with the real binary: `status` and `history` without `--config` find the state as `run` does
 /// (here: the per-user directory a from-source daemon fell back to) and say which database they read.
-@Suite("status finds the state without --config", .timeLimit(.minutes(2)))
+@Suite("status finds the state without --config", .timeLimit(.minutes(10)), .endToEndSlot)
 struct StatusFindsStateTests {
     @Test(
         "without --config and without /etc/aasa-monitor/config.yml, status and history read the per-user state",

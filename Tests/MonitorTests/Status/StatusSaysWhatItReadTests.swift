@@ -1,13 +1,13 @@
+import EndToEndSlot
 import Foundation
 import Monitor
 import MonitorCore
 import TestSupport
 import Testing
-import EndToEndSlot
 
 /// Issue 11 item 6 with the real binary: `status` names its database, refuses domains the configuration does not
 /// have, says which configured domains are not checked yet, and prints valid JSON even without state.
-@Suite("status says what it read", .timeLimit(.minutes(2)))
+@Suite("status says what it read", .timeLimit(.minutes(10)), .endToEndSlot)
 struct StatusSaysWhatItReadTests {
     @Test("the first line names the database; unconfigured domains exit 2; unchecked ones are named")
     func namesDatabaseAndDomains() async throws {
