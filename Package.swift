@@ -202,10 +202,12 @@ let package = Package(
             resources: [.copy("Resources/entitlements")], swiftSettings: strict),
         // The real-world corpus (Tests/AASATests/Resources/corpus, with its provenance) travels with the tests.
         .testTarget(
-            name: "AASATests", dependencies: ["AASA", "TestSupport", "EndToEndSlot"], resources: [.copy("Resources/corpus")],
+            name: "AASATests", dependencies: ["AASA", "TestSupport", "EndToEndSlot"],
+            resources: [.copy("Resources/corpus")],
             swiftSettings: strict),
         .testTarget(
-            name: "MonitorCoreTests", dependencies: ["MonitorCore", "AASA", "TestSupport", "EndToEndSlot"], swiftSettings: strict),
+            name: "MonitorCoreTests", dependencies: ["MonitorCore", "AASA", "TestSupport", "EndToEndSlot"],
+            swiftSettings: strict),
         .testTarget(
             name: "MonitorTests",
             dependencies: [
@@ -215,7 +217,8 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .testTarget(name: "HTTPEngineTests", dependencies: ["HTTPEngine", "TestSupport", "EndToEndSlot"], swiftSettings: strict),
+        .testTarget(
+            name: "HTTPEngineTests", dependencies: ["HTTPEngine", "TestSupport", "EndToEndSlot"], swiftSettings: strict),
         // `swift package --allow-writing-to-package-directory build-deb`: the Debian package, built in .build-deb/.
         // Its maintainer scripts live in Sources/BuildDeb/debian and the main man page in Sources/BuildDeb/man (the
         // top level of the repository is fixed).

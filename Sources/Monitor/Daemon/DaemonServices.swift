@@ -139,6 +139,7 @@ struct DaemonServices {
                     silences: await runtime.configuration.maintenance.silences(at: now))
             },
             basicAuth: { await runtime.configuration.endpoint.basicAuth },
+            hosts: { await runtime.configuration.endpoint.hosts },
             api: APISources(
                 store: store, configured: { await runtime.configuration.domains.map(\.name) },
                 isConfigured: { await runtime.isConfigured($0) },

@@ -23,6 +23,8 @@ enum EndpointRoutes {
     ) -> Router<EndpointRequestContext> {
         // HEAD answers as GET without a body on every route, /healthz included (RFC 9110 §9.3.2; issue 26 §4).
         let router = Router(context: EndpointRequestContext.self, options: .autoGenerateHeadEndpoints)
+        router.add(
+            middleware: HostGuardMiddleware(listenHost: listen?.host ?? "localhost", configuredHosts: sources.hosts))
         router.add(middleware: RequestSizeMiddleware(maximumBodyBytes: limits.maximumBodyBytes))
         router.add(middleware: ContentSecurityMiddleware(contentSecurityPolicy: contentSecurityPolicy))
         router.add(middleware: ReferrerPolicyMiddleware())

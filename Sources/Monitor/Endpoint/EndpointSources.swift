@@ -15,6 +15,8 @@ public struct EndpointSources: Sendable {
     public var domainPage: @Sendable (String) async throws -> DomainPage?
     /// The users of `endpoint.basic_auth_file`, asked on every request; `nil` leaves the routes open.
     public var basicAuth: @Sendable () async -> BasicAuthUsers?
+    /// The names of `endpoint.hosts`, asked on every request: requests naming another host are refused.
+    public var hosts: @Sendable () async -> [String]
     /// What `/api/v1/` and the badges read and write; `nil` answers them 500 (an endpoint without a store).
     public var api: APISources?
 
@@ -28,6 +30,7 @@ public struct EndpointSources: Sendable {
         },
         domainPage: @escaping @Sendable (String) async throws -> DomainPage? = { _ in throw PageUnavailable() },
         basicAuth: @escaping @Sendable () async -> BasicAuthUsers? = { nil },
+        hosts: @escaping @Sendable () async -> [String] = { [] },
         api: APISources? = nil
     ) {
         self.metrics = metrics
@@ -36,6 +39,7 @@ public struct EndpointSources: Sendable {
         self.overview = overview
         self.domainPage = domainPage
         self.basicAuth = basicAuth
+        self.hosts = hosts
         self.api = api
     }
 }

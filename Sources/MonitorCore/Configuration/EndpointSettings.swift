@@ -2,9 +2,13 @@
 public struct EndpointSettings: Sendable, Hashable {
     /// The users of `basic_auth_file`; `nil` leaves every route open (the endpoint listens on loopback by default).
     public var basicAuth: BasicAuthUsers?
+    /// The names (`endpoint.hosts`, normalized) a reverse proxy or a DNS name reaches the endpoint by, beside
+    /// `localhost`, IP addresses and the listen host; requests naming any other host are refused (DNS rebinding).
+    public var hosts: [String]
 
-    public init(basicAuth: BasicAuthUsers? = nil) {
+    public init(basicAuth: BasicAuthUsers? = nil, hosts: [String] = []) {
         self.basicAuth = basicAuth
+        self.hosts = hosts
     }
 }
 
