@@ -86,7 +86,8 @@ struct APIHandlers: Sendable {
         let all = try Self.bool(object, "all") ?? false
         let code = try Self.string(object, "code")
         let duration = try Self.string(object, "for")
-        let author = try Self.string(object, "author") ?? user
+        let author = Self.recordedAuthor(
+            user: user, claimed: try Self.string(object, "author"), authenticated: await basicAuth() != nil)
         let endsAt = try Self.string(object, "ends_at").map { text throws(APIError) in
             guard let date = RFC3339.date(text) else {
                 throw APIError.field(
@@ -125,6 +126,15 @@ struct APIHandlers: Sendable {
         }
         guard let expired else { throw APIError.notFound("no silence \(id)") }
         return try Self.json(.ok, SilenceStatus(expired, now: now))
+    }
+
+    /// The author a silence records. An authenticated write is its user's, whatever the body claims: a claimed
+    /// author other than the user is kept beside it (`bob (for alice)`), never instead (issue 32 §5: bob could sign
+    /// as "alice (security lead)"). Without authentication (a loopback listener) nobody is known: the claim stands.
+    static func recordedAuthor(user: String, claimed: String?, authenticated: Bool) -> String {
+        guard authenticated else { return claimed ?? user }
+        guard let claimed, claimed != user else { return user }
+        return "\(user) (for \(claimed))"
     }
 
     /// Who writes: the user of the verified `Authorization` header (the middleware checked it), or `api` on a
