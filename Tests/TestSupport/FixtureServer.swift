@@ -63,14 +63,14 @@ public final class FixtureServer: Sendable {
 
     /// Waits until at least `count` requests have arrived; throws `FixtureTimeoutError` after `timeout`.
     @discardableResult
-    public func waitForRequests(count: Int = 1, timeout: Duration = .seconds(10)) async throws -> [RecordedRequest] {
+    public func waitForRequests(count: Int = 1, timeout: Duration = .seconds(60)) async throws -> [RecordedRequest] {
         try await recorder.wait(for: "\(count) request(s)", timeout: timeout) { $0.requests.count >= count }.requests
     }
 
     /// Waits until `condition` holds for the server's activity; throws `FixtureTimeoutError` after `timeout`.
     @discardableResult
     public func waitUntil(
-        _ description: String, timeout: Duration = .seconds(10),
+        _ description: String, timeout: Duration = .seconds(60),
         _ condition: @escaping @Sendable (FixtureActivity) -> Bool
     ) async throws -> FixtureActivity {
         try await recorder.wait(for: description, timeout: timeout, until: condition)

@@ -103,7 +103,7 @@ public final class RunningMonitor: @unchecked Sendable {
     }
 
     /// Waits until standard error contains `text` (a log line), or throws after `timeout`.
-    public func waitForLog(_ text: String, timeout: Duration = .seconds(30)) async throws {
+    public func waitForLog(_ text: String, timeout: Duration = .seconds(90)) async throws {
         let deadline = ContinuousClock.now + timeout
         while !standardError.contains(text) {
             guard ContinuousClock.now < deadline, process.isRunning || standardError.contains(text) else {

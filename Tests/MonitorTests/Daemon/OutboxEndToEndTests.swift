@@ -124,7 +124,7 @@ struct OutboxEndToEndTests {
             #expect(retry.status == 0, "\(retry.error)")
             let retried = ContinuousClock.now
             // The origin stays broken and no reminder is due: only the retry can send anything now.
-            try await eventually("the retried delivery taken", timeout: .seconds(20), log: daemon) {
+            try await eventually("the retried delivery taken", log: daemon) {
                 let sent = receiver.requests.filter { $0.headerValues("webhook-id").first == deliveryID }
                 guard sent.count >= 2 else { return false }
                 let list = try await MonitorBinary.run(["outbox", "list", "--json", "--config", fixture.configPath])

@@ -46,7 +46,7 @@ struct StoreFaultTests {
                     let (status, body) = try await health()
                     return status == 503 && body.contains("monitor.store") && body.contains("locked")
                 }
-                try await eventually("systemd's STATUS= names monitor.store", timeout: .seconds(30), log: daemon) {
+                try await eventually("systemd's STATUS= names monitor.store", log: daemon) {
                     while let message = notify.receive(within: 100) {
                         if message.contains("STATUS=") && message.contains("monitor.store") { return true }
                     }
@@ -56,7 +56,7 @@ struct StoreFaultTests {
                 try await eventually("/healthz 200 again", timeout: .seconds(60), log: daemon) {
                     try await health().0 == 200
                 }
-                try await eventually("monitor.store recorded with its resolution", timeout: .seconds(10), log: daemon) {
+                try await eventually("monitor.store recorded with its resolution", log: daemon) {
                     daemon.standardError.contains("monitor.resolved") && daemon.standardError.contains("monitor.store")
                 }
                 try holder.close()
@@ -99,7 +99,10 @@ struct StoreFaultTests {
                     db, sql: "SELECT COUNT(*) FROM outbox WHERE CAST(event_json AS TEXT) LIKE '%\"alert.firing\"%'")
             }
             #expect(firings == 1)
-            #expect(WebhookEndToEndTests.deliveries(receiver, type: "alert.firing", code: "origin.status").count == 1)
+            // Sent again as new would be a second webhook-id; the same id again is at-least-once delivery (a
+            // delivery in flight when the daemon exited goes out again after the restart), which receivers drop.
+            let sent = WebhookEndToEndTests.deliveries(receiver, type: "alert.firing", code: "origin.status")
+            #expect(Set(sent.map(\.id)).count == 1, "\(sent.map(\.id))")
         }
     }
 }
