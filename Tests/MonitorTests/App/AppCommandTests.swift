@@ -206,26 +206,29 @@ struct AppCommandTests {
         return url.path
     }
 
-    @Test("every hostile file: exit 2, one line naming it, under 10 s and 200 MB, nothing written", arguments: hostile)
+    /// How long a hostile file may keep the binary running before the test kills it: a hang guard for a file that
+    /// would never be refused, not a speed bound (no benchmark times hostile files; their limits are on work done).
+    static let hangGuard = Duration.seconds(120)
+
+    @Test("every hostile file: exit 2, one line naming it, under 200 MB, nothing written", arguments: hostile)
     func hostileFile(_ hostile: Hostile) async throws {
         try await AppFixture.withTemporaryDirectory { directory in
             let path = try hostile.make(directory)
             let before = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
-            let start = ContinuousClock.now
             let process = try RunningMonitor(arguments: ["app", path])
+            let deadline = ContinuousClock.now + Self.hangGuard
             var peakKilobytes = 0
-            while process.isRunning {
+            while process.isRunning, ContinuousClock.now < deadline {
                 peakKilobytes = max(peakKilobytes, ResourceUsage.peakRSSKilobytes(pid: process.pid) ?? 0)
                 try await Task.sleep(for: .milliseconds(5))
             }
-            let status = try await process.waitForExit(timeout: .seconds(30))
-            let elapsed = ContinuousClock.now - start
+            // Kills the binary and throws if it is still running at the hang guard.
+            let status = try await process.waitForExit(timeout: .seconds(1))
             #expect(status == 2, "\(hostile): \(process.standardError)")
             let lines = process.standardError.split(separator: "\n")
             #expect(lines.count == 1, "\(process.standardError)")
             #expect(process.standardError.hasPrefix("error: \(path): "), "\(process.standardError)")
             #expect(process.standardOutput.isEmpty)
-            #expect(elapsed < .seconds(10), "\(hostile): \(elapsed)")
             #expect(peakKilobytes < 200 * 1024, "\(hostile): \(peakKilobytes) kB")
             #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == before)
         }

@@ -78,8 +78,9 @@ struct CheckAppTests {
             try await withFixtureServer(certificate: .valid(for: "cdn.test"), routes: cdnRoutes) { cdn in
                 let bundle = try writeCABundle([origin, cdn], tag: "check-app")
                 defer { try? FileManager.default.removeItem(atPath: bundle) }
+                // 30 s: every fixture here answers at once, and none may turn `unknown` on a loaded machine.
                 let options =
-                    ["--cdn-base", "https://cdn.test/a/v1/", "--ca-file", bundle, "--timeout", "3s"]
+                    ["--cdn-base", "https://cdn.test/a/v1/", "--ca-file", bundle, "--timeout", "30s"]
                     + ["--connect-to", cdn.connectTo("cdn.test"), "--connect-to", origin.wildcardConnectTo]
                 return try await AppFixture.withTemporaryDirectory { directory in
                     try await body(options, directory)

@@ -44,7 +44,7 @@ struct CheckCommandTests {
     @Test("an origin answering in 7 s while Apple times out is origin_broken (exit 1), citing Apple's reason")
     func slowOriginIsBroken() async throws {
         try await CheckScenarios.with(cdnDomains: ["slow.origin.test"]) { scenarios in
-            let run = try await MonitorBinary.run(["check", "slow.origin.test"] + scenarios.options(timeout: "10s"))
+            let run = try await MonitorBinary.run(["check", "slow.origin.test"] + scenarios.commandOptions)
             #expect(run.status == 1, "\(run.output)\(run.error)")
             #expect(run.output.contains("origin.slow"))
             #expect(run.output.contains("SWCERR00301 Timeout"))
@@ -103,7 +103,7 @@ struct CheckCommandTests {
             defer { try? FileManager.default.removeItem(atPath: file) }
             let rules = scenarios.connectTo.map { "\"\($0)\"" }.joined(separator: ", ")
             try """
-            http: { timeout: 3s, ca_file: \(scenarios.caBundle), connect_to: [\(rules)] }
+            http: { timeout: 30s, ca_file: \(scenarios.caBundle), connect_to: [\(rules)] }
             cdn: { base_url: https://cdn.test/a/v1/ }
             domains:
               - name: ready.origin.test

@@ -43,7 +43,7 @@ struct CheckLanguageTests {
         }
     }
 
-    @Test("durations with units work: --timeout 3s --stale-after 1d --expiry-warning 14d")
+    @Test("durations with units work: --timeout 30s --stale-after 1d --expiry-warning 14d")
     func unitsWork() async throws {
         try await CheckScenarios.with(cdnDomains: ["ready.origin.test"]) { scenarios in
             let run = try await MonitorBinary.run(

@@ -19,7 +19,7 @@ struct CheckStreamingTests {
         let domains = ["slow.origin.test", "ready.origin.test", "gone.origin.test"]
         try await CheckScenarios.with(cdnDomains: domains) { scenarios in
             let run = try await MonitorBinary.run(
-                ["check"] + domains + ["--json-lines"] + scenarios.options(timeout: "10s"))
+                ["check"] + domains + ["--json-lines"] + scenarios.commandOptions)
             #expect(run.status == 1, "the most severe verdict wins: \(run.error)")
             let objects = try Self.objects(run.output)
             #expect(objects.map { $0["domain"] as? String } == domains)
@@ -36,12 +36,15 @@ struct CheckStreamingTests {
     @Test("a domain is printed while a slower later one is still being checked")
     func printsAsEachFinishes() async throws {
         for format in [["--json-lines"], ["--json"], []] {
-            try await CheckScenarios.with(cdnDomains: ["ready.origin.test", "slow.origin.test"]) { scenarios in
+            try await CheckScenarios.with(cdnDomains: ["ready.origin.test", "hang.origin.test"]) { scenarios in
+                // hang.origin.test never answers, and its timeout (5 minutes) is far past the wait below: it cannot
+                // finish while the ready domain is looked for, however slow the machine. Once that is seen, the
+                // run is stopped; the order and exit code of complete runs are textInOrder's and jsonLinesInOrder's.
                 let process = try RunningMonitor(
-                    arguments: ["check", "ready.origin.test", "slow.origin.test"] + format
-                        + scenarios.options(timeout: "10s"))
-                // The slow origin answers after 7 s: the ready domain must be on standard output well before.
-                let deadline = ContinuousClock.now + .seconds(30)
+                    arguments: ["check", "ready.origin.test", "hang.origin.test"] + format
+                        + scenarios.options(timeout: "5m"))
+                // A hang guard, not a speed bound: the ready domain is waited for as long as it takes, up to 2 min.
+                let deadline = ContinuousClock.now + .seconds(120)
                 while !process.standardOutput.contains("ready.origin.test"), process.isRunning,
                     ContinuousClock.now < deadline
                 {
@@ -49,14 +52,11 @@ struct CheckStreamingTests {
                 }
                 let early = process.standardOutput
                 let stillRunning = process.isRunning
+                process.send(SIGKILL)
+                _ = try await process.waitForExit()
                 #expect(early.contains("ready.origin.test"), "\(format): \(process.standardError)")
-                #expect(stillRunning, "\(format): the ready domain should be printed before the slow one finishes")
-                #expect(!early.contains("slow.origin.test"), "\(format)")
-                #expect(try await process.waitForExit() == 1)
-                let output = process.standardOutput
-                let ready = try #require(output.range(of: "ready.origin.test"))
-                let slow = try #require(output.range(of: "slow.origin.test"))
-                #expect(ready.lowerBound < slow.lowerBound)
+                #expect(stillRunning, "\(format): the ready domain should be printed before the hanging one finishes")
+                #expect(!early.contains("hang.origin.test"), "\(format)")
             }
         }
     }
@@ -65,7 +65,7 @@ struct CheckStreamingTests {
     func textInOrder() async throws {
         try await CheckScenarios.with(cdnDomains: ["slow.origin.test", "ready.origin.test"]) { scenarios in
             let run = try await MonitorBinary.run(
-                ["check", "slow.origin.test", "ready.origin.test"] + scenarios.options(timeout: "10s"))
+                ["check", "slow.origin.test", "ready.origin.test"] + scenarios.commandOptions)
             #expect(run.status == 1)
             let blocks = run.output.components(separatedBy: "\n\n")
             #expect(blocks.count == 2, "\(run.output)")
@@ -79,7 +79,7 @@ struct CheckStreamingTests {
         try await CheckScenarios.with(cdnDomains: ["ready.origin.test"]) { scenarios in
             let full = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
             let process = try RunningMonitor(
-                arguments: ["check", "ready.origin.test"] + format + scenarios.options(timeout: "10s"),
+                arguments: ["check", "ready.origin.test"] + format + scenarios.commandOptions,
                 standardOutput: full)
             #expect(try await process.waitForExit() == 2)
             #expect(
@@ -96,7 +96,7 @@ struct CheckStreamingTests {
             let pipe = Pipe()
             try pipe.fileHandleForReading.close()
             let process = try RunningMonitor(
-                arguments: ["check"] + domains + ["--json-lines"] + scenarios.options(timeout: "10s"),
+                arguments: ["check"] + domains + ["--json-lines"] + scenarios.commandOptions,
                 standardOutput: pipe.fileHandleForWriting)
             try pipe.fileHandleForWriting.close()
             #expect(try await process.waitForExit(timeout: .seconds(60)) == 128 + SIGPIPE)

@@ -135,15 +135,17 @@ struct ConfigurationReferencesTests {
     func fifoArguments() async throws {
         let directory = try Directory()
         let fifo = directory.makeFIFO("config.fifo")
-        let config = try await MonitorBinary.run(["config", "check", "--config", fifo], timeout: .seconds(20))
+        // 60 s hang guards: opening a FIFO without a writer blocks for ever, so the binary is killed (and the run
+        // throws) only if it opens the FIFO instead of refusing it.
+        let config = try await MonitorBinary.run(["config", "check", "--config", fifo], timeout: .seconds(60))
         #expect(config.status == 2)
         #expect(config.error.contains("not a regular file (a FIFO)"), "\(config.error)")
         for arguments in [["lint", fifo], ["diff", fifo, fifo], ["lint", "/dev/zero"]] {
-            let run = try await MonitorBinary.run(arguments, timeout: .seconds(20))
+            let run = try await MonitorBinary.run(arguments, timeout: .seconds(60))
             #expect(run.status == 2, "\(arguments)")
             #expect(run.error.contains("not a regular file"), "\(arguments): \(run.error)")
         }
-        let status = try await MonitorBinary.run(["status", "--config", fifo], timeout: .seconds(20))
+        let status = try await MonitorBinary.run(["status", "--config", fifo], timeout: .seconds(60))
         #expect(status.status == 2)
     }
 

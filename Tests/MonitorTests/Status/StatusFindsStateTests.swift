@@ -24,13 +24,14 @@ struct StatusFindsStateTests {
         state_dir: \(state)
         interval: 1s
         http:
-          timeout: 2s
+          timeout: 30s
           connect_to: ["::127.0.0.1:9"]
         domains: [a.test]
 
         """.write(toFile: config, atomically: true, encoding: .utf8)
         let daemon = try RunningMonitor(arguments: ["run", "--config", config])
-        let deadline = ContinuousClock.now + .seconds(30)
+        // A hang guard for the first recorded check (a closed port refuses at once; no timeout has to fire).
+        let deadline = ContinuousClock.now + .seconds(90)
         while try await !Self.checked(state), ContinuousClock.now < deadline, daemon.isRunning {
             try await Task.sleep(for: .milliseconds(50))
         }
