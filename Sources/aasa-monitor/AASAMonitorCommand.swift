@@ -39,7 +39,7 @@ struct AASAMonitorCommand: AsyncParsableCommand {
             let code = exitCode(for: error)
             let message = fullMessage(for: error)
             if code == .success {
-                if !message.isEmpty { print(message) }
+                if !message.isEmpty { printForTerminal(message) }
                 Glibc.exit(0)
             }
             if !message.isEmpty { printToStandardError(message) }
@@ -67,7 +67,7 @@ struct CommandFailure: Error {
 /// Writes one line to standard error, where logs and diagnostics go (standard output is for results).
 func printToStandardError(_ line: String) {
     var standardError = StandardErrorStream()
-    print(line, to: &standardError)
+    print(TerminalText.safe(line), to: &standardError)
 }
 
 /// A `TextOutputStream` over file descriptor 2.

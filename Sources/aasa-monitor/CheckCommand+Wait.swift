@@ -30,7 +30,8 @@ extension CheckCommand {
         let verdicts = reports.map(\.verdict)
         if json {
             let summary = CheckSummary(verdicts: verdicts, version: MonitorVersion.current, checkedAt: Date())
-            var output = try MonitorJSON.encoder().encode(CheckOutput(domains: reports, summary: summary))
+            var output = MonitorJSON.inert(
+                try MonitorJSON.encoder().encode(CheckOutput(domains: reports, summary: summary)))
             output.append(UInt8(ascii: "\n"))
             try StandardOutput.write(output)
         } else {

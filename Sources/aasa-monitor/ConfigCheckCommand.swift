@@ -40,9 +40,9 @@ struct ConfigCheckCommand: ParsableCommand {
             }
         }
         for warning in loaded.warnings { printToStandardError("warning: \(warning)") }
-        print("\(path): valid: \(Self.summary(of: loaded.configuration))")
+        printForTerminal("\(path): valid: \(Self.summary(of: loaded.configuration))")
         for line in Self.appListing(of: loaded.configuration) { printForTerminal(line) }
-        for line in Self.shardListing(of: loaded.configuration) { print(line) }
+        for line in Self.shardListing(of: loaded.configuration) { printForTerminal(line) }
     }
 
     /// With `shard: K/N`: `shard 2/4 watches 3 of 10 domains:` and then those names, one per line, indented.

@@ -30,9 +30,9 @@ struct DiffCommand: ParsableCommand {
         if json {
             try JSONOutput.print(diff)
         } else if diff.sameMeaning {
-            print("same meaning (\(diff.hashA))")
+            printForTerminal("same meaning (\(diff.hashA))")
         } else {
-            print("different meaning: \(diff.hashA) → \(diff.hashB)")
+            printForTerminal("different meaning: \(diff.hashA) → \(diff.hashB)")
             for change in diff.changes {
                 let marker = change.affectsBehavior ? "" : " [no behaviour change]"
                 printForTerminal("\(change.kind.rawValue) \(change.path): \(change.summary)\(marker)")

@@ -47,7 +47,7 @@ enum DocumentFile {
 /// The one JSON encoder for `--json` output: sorted keys so output is stable for scripts and diffs.
 enum JSONOutput {
     static func print<Value: Encodable>(_ value: Value) throws {
-        let data = try MonitorJSON.encoder().encode(value)
+        let data = MonitorJSON.inert(try MonitorJSON.encoder().encode(value))
         Swift.print(String(decoding: data, as: UTF8.self))
     }
 }

@@ -39,17 +39,19 @@ struct ExplainCommand: ParsableCommand {
 
     func run() throws {
         guard let code else {
-            print(ExplainedCode.listing)
+            printForTerminal(ExplainedCode.listing)
             return
         }
         if let registered = FindingCode(id: code) {
-            print(registered.explanation)
+            printForTerminal(registered.explanation)
         } else if let app = ClaimCodeExplanation(id: code) {
-            print(ExplainedCode(app).explanation)
+            printForTerminal(ExplainedCode(app).explanation)
         } else {
             let nearest = FindingCode.nearestID(to: code, among: ExplainedCode.all.map(\.id)) ?? ""
+            // A code is at most a few dozen characters: more of the argument would only push the advice off the line.
+            let shown = code.count > 80 ? code.prefix(80) + "…" : code[...]
             throw CommandFailure.usage(
-                "'\(code)' is not a finding code; the nearest is \(nearest) "
+                "'\(shown)' is not a finding code; the nearest is \(nearest) "
                     + "(`aasa-monitor explain --list` lists every code)")
         }
     }

@@ -98,10 +98,10 @@ struct OutboxListCommand: AsyncParsableCommand {
         var listing = OutboxListing(deliveries: [], total: 0)
         do {
             let reader = try StoreReader.openReadOnly(directory: located.directory.path)
-            if !json { print(located.databaseLine(reader.path)) }
+            if !json { printForTerminal(located.databaseLine(reader.path)) }
             listing = try await reader.outbox(filter)
         } catch let error as StoreError where error.reason == .missing {
-            if !json { print(located.databaseLine(error.path)) }
+            if !json { printForTerminal(located.databaseLine(error.path)) }
         } catch {
             throw CommandFailure(message: "error: cannot read the outbox: \(error)", exitCode: 1)
         }
@@ -109,13 +109,13 @@ struct OutboxListCommand: AsyncParsableCommand {
             try JSONOutput.print(listing)
             return
         }
-        if listing.deliveries.isEmpty { print(dead ? "no dead letters" : "no deliveries waiting") }
+        if listing.deliveries.isEmpty { printForTerminal(dead ? "no dead letters" : "no deliveries waiting") }
         for entry in listing.deliveries {
-            print(OutboxCommand.line(entry))
-            print("    " + OutboxCommand.details(entry))
+            printForTerminal(OutboxCommand.line(entry))
+            printForTerminal("    " + OutboxCommand.details(entry))
         }
         if listing.total > listing.deliveries.count {
-            print("\(listing.deliveries.count) of \(listing.total) shown (--limit)")
+            printForTerminal("\(listing.deliveries.count) of \(listing.total) shown (--limit)")
         }
     }
 }
@@ -157,12 +157,12 @@ struct OutboxRetryCommand: AsyncParsableCommand {
         let located = try state.locate(configuration: configuration, environment: ProcessInfo.processInfo.environment)
         let store = try await OutboxCommand.openStore(located)
         defer { try? store.close() }
-        print(located.databaseLine(store.path))
+        printForTerminal(located.databaseLine(store.path))
         let now = Date()
         if dead {
             let retried = try await store.retryDeadDeliveries(webhook: webhook, at: now)
-            if retried.isEmpty { print("no dead letters" + (webhook.map { " of \($0)" } ?? "")) }
-            for entry in retried { print("retry \(OutboxCommand.line(entry)): due now, attempts reset") }
+            if retried.isEmpty { printForTerminal("no dead letters" + (webhook.map { " of \($0)" } ?? "")) }
+            for entry in retried { printForTerminal("retry \(OutboxCommand.line(entry)): due now, attempts reset") }
             return
         }
         var refused = false
@@ -170,7 +170,7 @@ struct OutboxRetryCommand: AsyncParsableCommand {
             do {
                 let retried = try await store.retryDelivery(id: number, at: now)
                 let note = retried.revived ? "attempts reset" : "attempts kept"
-                print("retry \(OutboxCommand.line(retried.entry)): due now, \(note)")
+                printForTerminal("retry \(OutboxCommand.line(retried.entry)): due now, \(note)")
             } catch let refusal as OutboxRefusal {
                 printToStandardError("error: \(refusal.description)")
                 refused = true
@@ -202,12 +202,12 @@ struct OutboxDropCommand: AsyncParsableCommand {
         let located = try state.locate(configuration: configuration, environment: ProcessInfo.processInfo.environment)
         let store = try await OutboxCommand.openStore(located)
         defer { try? store.close() }
-        print(located.databaseLine(store.path))
+        printForTerminal(located.databaseLine(store.path))
         var refused = false
         for number in numbers {
             do {
                 let entry = try await store.dropDelivery(id: number)
-                print("dropped \(OutboxCommand.line(entry)) (\(OutboxCommand.details(entry)))")
+                printForTerminal("dropped \(OutboxCommand.line(entry)) (\(OutboxCommand.details(entry)))")
             } catch let refusal as OutboxRefusal {
                 printToStandardError("error: \(refusal.description)")
                 refused = true

@@ -92,9 +92,10 @@ struct SilenceAddCommand: AsyncParsableCommand {
         }
         let store = try await SilenceCommand.openStore(located)
         defer { try? store.close() }
-        print(located.databaseLine(store.path))
+        printForTerminal(located.databaseLine(store.path))
         let silence = try await order.add(to: store, at: now)
-        print("silence \(silence.id): \(SilenceListCommand.scope(silence)) \(SilenceStatus(silence, now: now).text)")
+        printForTerminal(
+            "silence \(silence.id): \(SilenceListCommand.scope(silence)) \(SilenceStatus(silence, now: now).text)")
     }
 }
 
@@ -120,10 +121,10 @@ struct SilenceListCommand: AsyncParsableCommand {
         var silences: [SilenceStatus]
         do {
             let reader = try StoreReader.openReadOnly(directory: located.directory.path)
-            if !json { print(located.databaseLine(reader.path)) }
+            if !json { printForTerminal(located.databaseLine(reader.path)) }
             silences = try await SilenceBook.list(reader: reader, maintenance: maintenance, now: now)
         } catch let error as StoreError where error.reason == .missing {
-            if !json { print(located.databaseLine(error.path)) }
+            if !json { printForTerminal(located.databaseLine(error.path)) }
             silences = try await SilenceBook.list(reader: nil, maintenance: maintenance, now: now)
         } catch {
             throw CommandFailure(message: "error: cannot read the silences: \(error)", exitCode: 1)
@@ -132,9 +133,9 @@ struct SilenceListCommand: AsyncParsableCommand {
             try JSONOutput.print(silences)
             return
         }
-        if silences.isEmpty { print("no silences") }
+        if silences.isEmpty { printForTerminal("no silences") }
         for status in silences {
-            print("\(status.id)  \(status.state)  \(Self.scope(status.domains))  \(status.text)")
+            printForTerminal("\(status.id)  \(status.state)  \(Self.scope(status.domains))  \(status.text)")
         }
     }
 
@@ -168,12 +169,13 @@ struct SilenceExpireCommand: AsyncParsableCommand {
         let located = try state.locate(configuration: configuration, environment: environment)
         let store = try await SilenceCommand.openStore(located)
         defer { try? store.close() }
-        print(located.databaseLine(store.path))
+        printForTerminal(located.databaseLine(store.path))
         let now = Date()
         guard
             let silence = try await SilenceBook.expire(
                 id: number, store: store, by: SilenceCommand.currentUser(environment), now: now)
         else { throw CommandFailure(message: "error: no silence \(number)", exitCode: 1) }
-        print("silence \(silence.id): \(SilenceListCommand.scope(silence)) ended \(RFC3339.string(silence.endsAt))")
+        printForTerminal(
+            "silence \(silence.id): \(SilenceListCommand.scope(silence)) ended \(RFC3339.string(silence.endsAt))")
     }
 }

@@ -58,15 +58,15 @@ struct StatusCommand: AsyncParsableCommand {
             if json, error.reason == .missing {
                 print(Self.noStateJSON)
             } else if !json {
-                print(located.databaseLine(error.path))
+                printForTerminal(located.databaseLine(error.path))
             }
             throw CommandFailure(message: "error: \(error)", exitCode: 1)
         } catch {
-            if !json { print(located.databaseLine("in \(directory.path)")) }
+            if !json { printForTerminal(located.databaseLine("in \(directory.path)")) }
             throw CommandFailure(message: "error: \(error)", exitCode: 1)
         }
         let database = reader.path
-        if !json { print(located.databaseLine(database)) }
+        if !json { printForTerminal(located.databaseLine(database)) }
         if !json, !all, domains.isEmpty {
             try await printSummary(reader: reader, configured: names, located: located)
             return
@@ -168,11 +168,11 @@ struct HistoryCommand: AsyncParsableCommand {
         let reader: StoreReader
         do { reader = try StoreReader.openReadOnly(directory: located.directory.path) } catch {
             if !json {
-                print(located.databaseLine((error as? StoreError)?.path ?? "in \(located.directory.path)"))
+                printForTerminal(located.databaseLine((error as? StoreError)?.path ?? "in \(located.directory.path)"))
             }
             throw CommandFailure(message: "error: \(error)", exitCode: 1)
         }
-        if !json { print(located.databaseLine(reader.path)) }
+        if !json { printForTerminal(located.databaseLine(reader.path)) }
         let report: HistoryReport
         do {
             report = try await StatusReader(store: reader).history(domain: name, limit: limit)

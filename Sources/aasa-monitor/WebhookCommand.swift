@@ -43,7 +43,7 @@ struct WebhookTestCommand: AsyncParsableCommand {
         let results = try await WebhookTester.send(to: webhooks, domains: domains, now: Date())
         var failed = false
         for result in results {
-            print(result.line)
+            printForTerminal(result.line)
             failed = failed || !result.delivered
         }
         if failed { throw CommandFailure.negative }

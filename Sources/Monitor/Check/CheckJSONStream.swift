@@ -19,7 +19,7 @@ public struct CheckJSONStream {
 
     /// One domain's report as the JSON object `--json` prints for it (documents are not part of it).
     public static func encode(_ report: DomainReport) throws -> Data {
-        try encoder.encode(report)
+        MonitorJSON.inert(try encoder.encode(report))
     }
 
     /// The bytes to write for the next domain's `encoded` report, in the order given.
