@@ -13,12 +13,14 @@ struct DirectoryStore: BundleStore {
             && !isDirectory.boolValue
     }
 
+    /// Real folders only: a symbolic link is not followed. An app's nested bundles are folders, and a link such as
+    /// `PlugIns/Loop.appex -> ..` would read the app again at every level (issue 32 §8: one binary counted four
+    /// times).
     func folders(in directory: String) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: absolute(directory))) ?? []
         return names.filter { name in
-            var isDirectory: ObjCBool = false
-            return FileManager.default.fileExists(atPath: absolute(directory) + "/" + name, isDirectory: &isDirectory)
-                && isDirectory.boolValue
+            var status = stat()
+            return lstat(absolute(directory) + "/" + name, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
         }.sorted()
     }
 

@@ -109,7 +109,7 @@ public struct OutboxDeliverer: Sendable {
         case .status(let status):
             metadata["status"] = "\(status)"
             return await record(
-                decision, of: delivery, at: now, status: status, error: answer.bodyExcerpt, metadata: metadata)
+                decision, of: delivery, at: now, status: status, error: answer.bodySummary, metadata: metadata)
         case .transportFailure(let text):
             metadata["failure"] = "\(text.prefix { $0 != ":" })"
             return await record(decision, of: delivery, at: now, status: nil, error: text, metadata: metadata)

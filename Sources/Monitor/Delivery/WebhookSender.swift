@@ -19,8 +19,9 @@ struct WebhookSender: Sendable {
     struct Answer: Sendable {
         var outcome: DeliveryOutcome
         var retryAfter: String?
-        /// The first bytes of the answer's body, for `last_error`, with the URL cut out.
-        var bodyExcerpt: String
+        /// The size of the answer's body, for `last_error`; never its words: a private receiver's answer echoed into
+        /// `outbox list`, `status` and the API would be a channel to read it back through (issue 32 §9).
+        var bodySummary: String
         /// The size of the answer's body, for `webhook test` (which never prints the body); `nil` when there was
         /// no answer, or one over `maximumAnswerBytes`.
         var bodyBytes: Int? = nil
@@ -35,6 +36,11 @@ struct WebhookSender: Sendable {
     /// The event cannot be rendered in the webhook's format: no retry can change that.
     struct Unsendable: Error, CustomStringConvertible {
         var description: String
+    }
+
+    /// What `last_error` says of an answer's body: its size only.
+    static func summary(ofBodyBytes count: Int) -> String {
+        count == 0 ? "" : "the answer's body: \(count) bytes, not kept"
     }
 
     /// The receiver's answers are capped: a webhook is not supposed to answer with much, and a hostile one cannot
@@ -58,7 +64,7 @@ struct WebhookSender: Sendable {
                     signer = try WebhookSigner(secret: secret.text)
                 } catch {
                     return Answer(
-                        outcome: .transportFailure("signing: the secret was refused: \(error)"), bodyExcerpt: "")
+                        outcome: .transportFailure("signing: the secret was refused: \(error)"), bodySummary: "")
                 }
                 for header in signer.headers(id: deliveryID, timestamp: now, body: body)
                 where header.name.lowercased() != "content-type" {
@@ -79,31 +85,30 @@ struct WebhookSender: Sendable {
         let url = receiver.url
         do {
             let response = try await transport.perform(request)
-            let excerpt = String(decoding: response.body.prefix(500), as: UTF8.self)
             return Answer(
                 outcome: .status(response.status), retryAfter: response.headers.first("Retry-After"),
-                bodyExcerpt: WebhookURLText.scrub(excerpt, url: url), bodyBytes: response.body.count)
+                bodySummary: Self.summary(ofBodyBytes: response.body.count), bodyBytes: response.body.count)
         } catch let failure as HTTPFailure {
             // The engine refused the address it was about to connect to: no retry can make it acceptable.
             if let refused = failure.refused { throw receiver.refusal(refused) }
             if failure.kind == .tooLarge, let status = failure.status {
                 // The receiver answered, at length: its status is the answer; only the excess body is dropped.
-                return Answer(outcome: .status(status), bodyExcerpt: "")
+                return Answer(outcome: .status(status), bodySummary: "")
             }
             let text = WebhookURLText.scrub(failure.curlMessage, url: url)
-            return Answer(outcome: .transportFailure("\(failure.identifier): \(text)"), bodyExcerpt: "")
+            return Answer(outcome: .transportFailure("\(failure.identifier): \(text)"), bodySummary: "")
         } catch let error as HTTPEngineError where error.code == .shutDown {
             throw Stopped()
         } catch let error as HTTPEngineError {
             // Never `error.description`: it carries the URL.
             let text = WebhookURLText.scrub(error.message, url: url)
-            return Answer(outcome: .transportFailure("\(error.code): \(text)"), bodyExcerpt: "")
+            return Answer(outcome: .transportFailure("\(error.code): \(text)"), bodySummary: "")
         } catch is CancellationError {
             throw Stopped()
         } catch {
             // A transport of another kind (tests): still a failure with backoff, never a hot loop.
             let text = WebhookURLText.scrub("\(error)", url: url)
-            return Answer(outcome: .transportFailure("other: \(text)"), bodyExcerpt: "")
+            return Answer(outcome: .transportFailure("other: \(text)"), bodySummary: "")
         }
     }
 }

@@ -1,3 +1,4 @@
+import AASA
 import Foundation
 import Hummingbird
 import Logging
@@ -89,18 +90,16 @@ struct APIHandlers: Sendable {
         let author = Self.recordedAuthor(
             user: user, claimed: try Self.string(object, "author"), authenticated: await basicAuth() != nil)
         let endsAt = try Self.string(object, "ends_at").map { text throws(APIError) in
-            guard let date = RFC3339.date(text) else {
-                throw APIError.field(
-                    "ends_at", "'\(text.prefix(100))' is not an RFC 3339 time like 2026-11-21T19:12:03Z")
+            do throws(RFC3339Error) { return try RFC3339.parse(text) } catch {
+                throw APIError.field("ends_at", error.description)
             }
-            return date
         }
         guard let reason = try Self.string(object, "reason") else {
             throw APIError.field("reason", "required: say why")
         }
         let configured = Set(await api.configured())
         let order: SilenceOrder
-        do {
+        do throws(SilenceOrderError) {
             order = try SilenceOrder(
                 domains: domains, all: all, code: code, duration: duration, endsAt: endsAt, reason: reason,
                 author: author, now: now, configured: configured)
@@ -209,32 +208,30 @@ struct APIHandlers: Sendable {
                 status: .contentTooLarge, code: "too_large",
                 message: "the body is larger than \(EndpointLimits.standard.maximumBodyBytes) bytes")
         }
-        guard let object = try? JSONDecoder().decode([String: BodyValue].self, from: Data(buffer.readableBytesView))
-        else { throw APIError(status: .badRequest, code: "invalid_body", message: "the body is not a JSON object") }
+        let value: JSONValue
+        do throws(JSONParseError) {
+            value = try JSONParser(maximumDepth: 32).parse(Array(buffer.readableBytesView))
+        } catch {
+            throw APIError(
+                status: .badRequest, code: "invalid_body",
+                message: "the body is not JSON: \(error.message) at line \(error.line), column \(error.column)")
+        }
+        guard case .object(let members) = value else {
+            throw APIError(status: .badRequest, code: "invalid_body", message: "the body is not a JSON object")
+        }
+        var object: [String: BodyValue] = [:]
+        for member in members {
+            // `{"for": "1m", "for": "999d"}` means two things; which one a reader takes differs (issue 32 §7).
+            guard object.updateValue(member.value, forKey: member.key) == nil else {
+                throw APIError.field(String(member.key.prefix(100)), "given more than once")
+            }
+        }
         return object
     }
 
-    /// One value of a request body, as JSON typed it (so `"true"` is no boolean and `1` no string).
-    enum BodyValue: Decodable {
-        case null, bool(Bool), number(Double), string(String), array([BodyValue]), object([String: BodyValue])
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.singleValueContainer()
-            if container.decodeNil() {
-                self = .null
-            } else if let value = try? container.decode(Bool.self) {
-                self = .bool(value)
-            } else if let value = try? container.decode(Double.self) {
-                self = .number(value)
-            } else if let value = try? container.decode(String.self) {
-                self = .string(value)
-            } else if let value = try? container.decode([BodyValue].self) {
-                self = .array(value)
-            } else {
-                self = .object(try container.decode([String: BodyValue].self))
-            }
-        }
-    }
+    /// One value of a request body, as JSON typed it (so `"true"` is no boolean and `1` no string), read by the
+    /// strict parser the AASA files are read with.
+    typealias BodyValue = JSONValue
 
     /// The body field `name` as a string, `nil` when absent or `null`.
     static func string(_ object: [String: BodyValue], _ name: String) throws(APIError) -> String? {

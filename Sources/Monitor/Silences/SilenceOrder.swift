@@ -79,6 +79,12 @@ public struct SilenceOrder: Sendable, Hashable {
             guard end > now else {
                 throw SilenceOrderError(field: "ends_at", message: "\(RFC3339.string(end)) is not in the future")
             }
+            // The bound of `for` (100 years): `9999-12-31T23:59:59Z` is no silence anyone means to end.
+            guard end.timeIntervalSince(now) <= SettingValue.longestDuration.seconds else {
+                throw SilenceOrderError(
+                    field: "ends_at",
+                    message: "\(RFC3339.string(end)) is more than 100 years away; silence for what you mean to end")
+            }
             self.endsAt = end
         default:
             throw SilenceOrderError(field: "for", message: "say how long (for) or until when (ends_at), one of them")

@@ -54,12 +54,10 @@ extension ConfigurationBuilder {
             }
             var timeZone = TimeZone(secondsFromGMT: 0)!
             if let value = fields["timezone"], let text = reader.string(value, path: itemPath.key("timezone")) {
-                if let zone = TimeZone(identifier: text) {
-                    timeZone = zone
-                } else {
-                    reader.report(
-                        "unknown time zone '\(text)'; use an IANA name like Europe/Berlin or UTC", at: value,
-                        path: itemPath.key("timezone"))
+                switch MaintenanceTimeZone.parse(text) {
+                case .success(let zone): timeZone = zone
+                case .failure(let problem):
+                    reader.report(problem.reason, at: value, path: itemPath.key("timezone"))
                     valid = false
                 }
             }

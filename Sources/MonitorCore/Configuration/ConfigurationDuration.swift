@@ -3,6 +3,9 @@
 enum ConfigurationDuration {
     private static let unitSeconds: [Character: Int64] = ["s": 1, "m": 60, "h": 3_600, "d": 86_400, "w": 604_800]
 
+    /// The longest duration any setting, flag or silence may name: 100 years.
+    static let longest: Int64 = 100 * 365 * 86_400
+
     /// The duration `text` names, or why it names none.
     static func parse(_ text: String) -> Result<Duration, DurationTextError> {
         let trimmed = text.trimmingBlanks()
@@ -26,7 +29,7 @@ enum ConfigurationDuration {
             }
             let (product, overflowA) = value.multipliedReportingOverflow(by: unit)
             let (sum, overflowB) = total.addingReportingOverflow(product)
-            guard !overflowA, !overflowB, sum <= 100 * 365 * 86_400 else {
+            guard !overflowA, !overflowB, sum <= longest else {
                 return .failure(.init(reason: "the duration is longer than 100 years"))
             }
             total = sum

@@ -10,6 +10,9 @@ import Foundation
 /// }
 /// ```
 public enum SettingValue {
+    /// The longest duration `duration(_:)` accepts (100 years); a silence's `ends_at` is held to it too.
+    public static let longestDuration: Duration = .seconds(ConfigurationDuration.longest)
+
     /// A duration such as `30s`, `15m`, `1d` or `1h30m` of at least `minimum`; a bare number is refused because
     /// `15` could mean seconds or minutes.
     public static func duration(_ text: String, minimum: Duration = .seconds(1)) -> Result<Duration, SettingValueError>
