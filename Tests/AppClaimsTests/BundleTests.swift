@@ -113,7 +113,7 @@ struct BundleTests {
     }
 }
 
-/// `.entitlements` files: real ones from public projects, in XML and binary form; they need an app ID.
+/// `.entitlements` files as Xcode writes them, in XML and binary form; they need an app ID.
 @Suite("entitlements files")
 struct EntitlementsFileTests {
     static func resource(_ name: String) throws -> String {
@@ -121,25 +121,24 @@ struct EntitlementsFileTests {
         return url.appendingPathComponent(name).path
     }
 
-    @Test("Jaron-Lowe's example: a developer-mode applinks claim and a webcredentials claim")
-    func jaronLowe() throws {
+    @Test("a developer-mode applinks claim and a webcredentials claim")
+    func developerMode() throws {
         let report = try AppReader.read(
-            path: try Self.resource("jaron-lowe-associated-domains-example.entitlements"),
-            appID: "UL3RBMBKF2.com.lowe.associateddomains")
+            path: try Self.resource("developer-mode.entitlements"), appID: "QX7Y2Z8W4K.com.example.staging")
         let binary = try #require(report.binaries.first)
         #expect(report.kind == .entitlements)
-        #expect(binary.appID == "UL3RBMBKF2.com.lowe.associateddomains")
-        #expect(binary.teamID == "UL3RBMBKF2")
+        #expect(binary.appID == "QX7Y2Z8W4K.com.example.staging")
+        #expect(binary.teamID == "QX7Y2Z8W4K")
         #expect(binary.entitlementsOrigin == .file)
         #expect(binary.claims.map(\.mode) == [.developer, .standard])
         #expect(binary.findings.map(\.code) == [.developerModeInDistribution])
     }
 
-    @Test("Signal's entitlements: two applinks claims among other entitlements")
-    func signal() throws {
+    @Test("a shop app's entitlements: two applinks claims among other entitlements")
+    func shopApp() throws {
         let report = try AppReader.read(
-            path: try Self.resource("signal-ios.entitlements"), appID: "U68MSDN6DR.org.whispersystems.signal")
-        #expect(report.binaries.first?.claims.map(\.domain) == ["signal.art", "signal.group"])
+            path: try Self.resource("shop-app.entitlements"), appID: "QX7Y2Z8W4K.com.example.shop")
+        #expect(report.binaries.first?.claims.map(\.domain) == ["shop.example.com", "go.example.net"])
         #expect(report.binaries.first?.findings.isEmpty == true)
     }
 
@@ -154,18 +153,18 @@ struct EntitlementsFileTests {
     @Test("a binary property list reads the same as XML")
     func binaryPlist() async throws {
         try await AppFixture.withTemporaryDirectory { directory in
-            let xml = try Data(contentsOf: URL(fileURLWithPath: try Self.resource("signal-ios.entitlements")))
+            let xml = try Data(contentsOf: URL(fileURLWithPath: try Self.resource("shop-app.entitlements")))
             let object = try PropertyListSerialization.propertyList(from: xml, format: nil)
-            let path = directory.appendingPathComponent("Signal.entitlements")
+            let path = directory.appendingPathComponent("Shop.entitlements")
             try Data(MachOFixture.plist(object, format: .binary)).write(to: path)
-            let report = try AppReader.read(path: path.path, appID: "U68MSDN6DR.org.whispersystems.signal")
-            #expect(report.binaries.first?.claims.map(\.domain) == ["signal.art", "signal.group"])
+            let report = try AppReader.read(path: path.path, appID: "QX7Y2Z8W4K.com.example.shop")
+            #expect(report.binaries.first?.claims.map(\.domain) == ["shop.example.com", "go.example.net"])
         }
     }
 
     @Test("without an app ID: app_id_required; a bad app ID or one for an app: invalid_app_id")
     func appIDRules() async throws {
-        let path = try Self.resource("signal-ios.entitlements")
+        let path = try Self.resource("shop-app.entitlements")
         #expect(throws: AppClaimsError.self) { try AppReader.read(path: path) }
         do {
             _ = try AppReader.read(path: path)
