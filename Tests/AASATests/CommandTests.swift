@@ -1,7 +1,7 @@
+import EndToEndSlot
 import Foundation
 import TestSupport
 import Testing
-import EndToEndSlot
 
 /// Runs the built `aasa-monitor` binary, as users and scripts do, to check exit codes and `--json` output.
 @Suite("lint and diff commands", .endToEndSlot)

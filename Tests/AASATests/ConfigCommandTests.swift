@@ -1,7 +1,7 @@
+import EndToEndSlot
 import Foundation
 import TestSupport
 import Testing
-import EndToEndSlot
 
 /// Runs the built `aasa-monitor config check`, as operators and CI do, for its exit codes and messages.
 @Suite("config check command", .endToEndSlot)

@@ -1,10 +1,11 @@
+import EndToEndSlot
 import Foundation
 import TestSupport
 import Testing
 
 /// Issue 12 item 9 through the real binary: `match` decides the issue's hostile rule, and answers a rule it
 /// cannot decide within the step budget with "pattern too large to decide safely" and exit 1, not minutes.
-@Suite("match with hostile rules, through the real binary")
+@Suite("match with hostile rules, through the real binary", .endToEndSlot)
 struct MatcherCommandTests {
     static let app = "ABCDE12345.com.example.app"
 

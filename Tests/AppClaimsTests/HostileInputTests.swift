@@ -5,14 +5,18 @@ import Testing
 
 /// Issue 22, item 5: every hostile app file is one thrown error naming the file and what is wrong, fast, with
 /// nothing written. Each case is a patch of a valid fixture, so the error is about exactly that patch.
+///
+/// "Fast" is judged by the kind of each error (a limit that stopped the reader: too deep, too large, a deflate bomb),
+/// not by the clock, which measures the machine (issue 31). `AppReader` exposes no count of the work it did; the app
+/// fuzz target (`.ci/fuzz app`) fails on any input that takes over 10 s or 2 GB.
 @Suite("hostile app files")
 struct HostileInputTests {
     static var entitlements: [String: Any] {
         AppFixture.entitlements(bundleID: "com.example.shop", domains: ["applinks:x.example.com"])
     }
 
-    /// Reads `bytes` as a lone executable from a file; returns the error, checking it is one line, names the file
-    /// and came within 10 seconds.
+    /// Reads `bytes` as a lone executable from a file; returns the error, checking it is one line and names the
+    /// file.
     static func error(reading bytes: [UInt8], as name: String = "Shop") async throws -> AppClaimsError {
         try await AppFixture.withTemporaryDirectory { directory in
             let path = directory.appendingPathComponent(name).path
@@ -22,11 +26,9 @@ struct HostileInputTests {
     }
 
     static func error(readingPath path: String, appID: String? = nil) throws -> AppClaimsError {
-        let start = ContinuousClock.now
         do {
             _ = try AppReader.read(path: path, appID: appID)
         } catch {
-            #expect(ContinuousClock.now - start < .seconds(10))
             #expect(!error.description.contains("\n"))
             #expect(error.description.hasPrefix(path + ": "), "\(error)")
             return error

@@ -1,8 +1,8 @@
+import EndToEndSlot
 import TestSupport
 import Testing
 
 @testable import HTTPEngine
-import EndToEndSlot
 
 @Suite("HTTP/2 and connection reuse", .endToEndSlot)
 struct ConnectionReuseTests {
@@ -80,7 +80,9 @@ struct ConnectionReuseTests {
                 // one is in flight: its close must not cut the slow one off. (They share the opening connection when
                 // libcurl reuses it; under a loaded test run it has opened a second one, so that is not asserted.)
                 async let slowStatus = engine.perform(slow).status
-                _ = try await server.waitUntil("the slow request in flight") { $0.requests.count == 2 }
+                _ = try await server.waitUntil("the slow request in flight", timeout: .seconds(60)) {
+                    $0.requests.count == 2
+                }
                 #expect(try await engine.perform(fast).status == 200)
                 #expect(try await slowStatus == 200)
                 let used = try await server.waitUntil("every connection closed by its last user") {
@@ -106,7 +108,8 @@ struct ConnectionReuseTests {
                 let rule = try ConnectToRule(parsing: server.wildcardConnectTo)
                 for host in ["d1.bench.test", "d2.bench.test"] {
                     let request = HTTPRequest(
-                        url: "https://\(host)/", connectTo: [rule], trust: .only(caFile: server.caFile))
+                        url: "https://\(host)/", timeout: fixtureTimeout, connectTimeout: fixtureTimeout,
+                        connectTo: [rule], trust: .only(caFile: server.caFile))
                     #expect(try await engine.perform(request).status == 200)
                 }
                 #expect(server.activity.tlsHandshakesCompleted == 2, "one handshake per distinct host name")

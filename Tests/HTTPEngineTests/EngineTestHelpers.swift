@@ -2,14 +2,22 @@ import HTTPEngine
 import TestSupport
 
 /// A request for `url` that reaches `server` through a connect-to mapping and trusts only its test CA.
+///
+/// Its limits (`fixtureTimeout`) are far above any delay a loaded machine adds to a fixture that answers: a test whose
+/// timeout must fire sets a shorter one against a fixture that never answers (`.never`, `StalledListener`).
 func fixtureRequest(_ url: String, server: FixtureServer, host: String = "origin.test") throws -> HTTPRequest {
     HTTPRequest(
         url: url,
-        timeout: .seconds(20),
+        timeout: fixtureTimeout,
+        connectTimeout: fixtureTimeout,
         connectTo: [try ConnectToRule(parsing: server.connectTo(host))],
         trust: .only(caFile: server.caFile)
     )
 }
+
+/// The timeout of requests to fixtures that answer (issue 31): a fixture decides what is slow by never answering,
+/// not by racing a short timeout.
+let fixtureTimeout = Duration.seconds(30)
 
 /// Performs `request` and returns the `HTTPFailure` it must throw; fails the test if it succeeds.
 func expectFailure(_ request: HTTPRequest, on engine: CurlEngine) async throws -> HTTPFailure {

@@ -1,8 +1,8 @@
+import EndToEndSlot
 import Foundation
 import HTTPEngine
 import TestSupport
 import Testing
-import EndToEndSlot
 
 @Suite("Classifying failures", .endToEndSlot)
 struct FailureClassificationTests {
@@ -180,7 +180,9 @@ struct FailureClassificationTests {
                 var request = try fixtureRequest("https://origin.test/", server: server)
                 request.timeout = .milliseconds(500)
                 let timed = request
-                let failure = try await finishes("the 500 ms timeout", within: .seconds(5)) {
+                // The fixture never answers, so only a timeout ends the request. The wait is a hang guard far above
+                // 500 ms, yet below the request's other limit (30 s): a request that ignored its timeout fails here.
+                let failure = try await finishes("the 500 ms timeout", within: .seconds(20)) {
                     try await expectFailure(timed, on: engine)
                 }
                 #expect(failure.kind == .timeout)
@@ -194,7 +196,7 @@ struct FailureClassificationTests {
         let port = try await refusedPort()
         try await withCurlEngine { engine in
             let request = HTTPRequest(
-                url: "https://refused.test/",
+                url: "https://refused.test/", timeout: fixtureTimeout, connectTimeout: fixtureTimeout,
                 connectTo: [try ConnectToRule(parsing: "refused.test:443:127.0.0.1:\(port)")])
             let failure = try await expectFailure(request, on: engine)
             #expect(failure.kind == .connect)
@@ -202,11 +204,15 @@ struct FailureClassificationTests {
         }
     }
 
-    @Test("a name that does not resolve is dns, and fails fast")
+    @Test("a name that does not resolve is dns, not a timeout")
     func unresolvable() async throws {
         try await withCurlEngine { engine in
-            let failure = try await finishes("the DNS failure", within: .seconds(5)) {
-                try await expectFailure(HTTPRequest(url: "https://nonexistent.invalid/"), on: engine)
+            // How fast the machine's resolver says no is not ours to judge: the limits leave it 30 s, and the wait is
+            // a hang guard beyond them.
+            let request = HTTPRequest(
+                url: "https://nonexistent.invalid/", timeout: fixtureTimeout, connectTimeout: fixtureTimeout)
+            let failure = try await finishes("the DNS failure", within: .seconds(120)) {
+                try await expectFailure(request, on: engine)
             }
             #expect(failure.kind == .dns)
             #expect(failure.identifier == "dns")
@@ -255,7 +261,7 @@ struct FailureClassificationTests {
         defer { listener.close() }
         try await withCurlEngine { engine in
             let request = HTTPRequest(
-                url: "https://origin.test/", timeout: .seconds(10),
+                url: "https://origin.test/", timeout: fixtureTimeout, connectTimeout: fixtureTimeout,
                 connectTo: [try ConnectToRule(parsing: "origin.test:443:127.0.0.1:\(listener.port)")])
             let failure = try await expectFailure(request, on: engine)
             #expect(failure.kind == .tlsProtocol)

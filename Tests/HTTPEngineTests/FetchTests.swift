@@ -1,8 +1,8 @@
+import EndToEndSlot
 import Foundation
 import HTTPEngine
 import TestSupport
 import Testing
-import EndToEndSlot
 
 @Suite("Fetching over TLS", .endToEndSlot)
 struct FetchTests {

@@ -1,7 +1,7 @@
+import EndToEndSlot
 import HTTPEngine
 import TestSupport
 import Testing
-import EndToEndSlot
 
 /// One stalled peer must not hold up requests to other hosts, even when a connect-to rule sends both to the same
 /// address (libcurl 7.88 files connections under the connect-to target, so without per-host aliases both hosts
@@ -15,9 +15,10 @@ struct HeadOfLineTests {
         try await withFixtureServer(certificate: .valid(for: "cdn.test"), routes: [FixtureRoute("/a", .text("a"))]) {
             cdn in
             try await withCurlEngine { engine in
+                // The stalled origin outlasts the CDN requests' 30 s by far: it ends only when cancelled below.
                 let origin = HTTPRequest(
-                    url: "https://origin.test/.well-known/apple-app-site-association", timeout: .seconds(60),
-                    connectTimeout: .seconds(60),
+                    url: "https://origin.test/.well-known/apple-app-site-association", timeout: .seconds(600),
+                    connectTimeout: .seconds(600),
                     connectTo: [try ConnectToRule(parsing: "origin.test:443:127.0.0.1:\(stall.port)")],
                     trust: .only(caFile: cdn.caFile))
                 let stalled = Task { try await engine.perform(origin) }
@@ -25,8 +26,8 @@ struct HeadOfLineTests {
                 try await stall.waitForConnections(1, timeout: .seconds(30))
                 var request = try fixtureRequest("https://cdn.test/a", server: cdn, host: "cdn.test")
                 request.waitsForMultiplexing = true
-                // Well inside the origin's 60 s: a CDN request queued behind its handshake fails.
-                request.timeout = .seconds(5)
+                // A CDN request queued behind the origin's handshake waits until its own timeout (the fixture's 30 s,
+                // far inside the origin's 600 s) and fails; one that is not answers, however loaded the machine.
                 let cdnRequest = request
                 let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
                     for _ in 0..<8 { group.addTask { try await engine.perform(cdnRequest).status } }
@@ -47,7 +48,8 @@ struct HeadOfLineTests {
             try await withCurlEngine { engine in
                 for host in ["a.bench.test", "b.bench.test", "a.bench.test", "b.bench.test"] {
                     let request = HTTPRequest(
-                        url: "https://\(host)/", connectTo: [try ConnectToRule(parsing: server.connectTo(host))],
+                        url: "https://\(host)/", timeout: fixtureTimeout, connectTimeout: fixtureTimeout,
+                        connectTo: [try ConnectToRule(parsing: server.connectTo(host))],
                         trust: .only(caFile: server.caFile))
                     #expect(try await engine.perform(request).status == 200)
                 }
@@ -60,7 +62,7 @@ struct HeadOfLineTests {
     func ipv6Target() async throws {
         try await withCurlEngine { engine in
             let request = HTTPRequest(
-                url: "https://v6.test/", timeout: .seconds(10),
+                url: "https://v6.test/", timeout: fixtureTimeout, connectTimeout: fixtureTimeout,
                 connectTo: [try ConnectToRule(parsing: "v6.test:443:[::1]:9")])
             let failure = try await expectFailure(request, on: engine)
             #expect(failure.kind == .connect, "\(failure)")

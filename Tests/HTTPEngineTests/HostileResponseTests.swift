@@ -1,7 +1,7 @@
+import EndToEndSlot
 import HTTPEngine
 import TestSupport
 import Testing
-import EndToEndSlot
 
 /// Servers that answer badly on purpose: the engine must never crash or hang, and every failure must be classified
 /// and carry libcurl's code and text.
@@ -119,7 +119,9 @@ struct HostileResponseTests {
                 var request = request
                 request.timeout = .milliseconds(500)
                 let stalled = request
-                let failure = try await finishes("the 500 ms timeout after the headers", within: .seconds(5)) {
+                // The server never sends the rest, so only the timeout ends the request. The wait is a hang guard far
+                // above 500 ms, yet below the request's other limit (30 s): a request that ignored its timeout fails.
+                let failure = try await finishes("the 500 ms timeout after the headers", within: .seconds(20)) {
                     try await expectFailure(stalled, on: engine)
                 }
                 #expect(failure.kind == .timeout)

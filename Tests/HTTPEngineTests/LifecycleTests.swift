@@ -1,7 +1,7 @@
+import EndToEndSlot
 import HTTPEngine
 import TestSupport
 import Testing
-import EndToEndSlot
 
 @Suite("Cancellation and shutdown", .endToEndSlot)
 struct LifecycleTests {
@@ -14,11 +14,12 @@ struct LifecycleTests {
             try await withCurlEngine { engine in
                 let hanging = try fixtureRequest("https://origin.test/hang", server: server)
                 let task = Task { try await engine.perform(hanging) }
-                try await server.waitForRequests(count: 1)
+                // A hang guard, not a bound: a fresh connection's handshake on a loaded runner once took over 10 s.
+                try await server.waitForRequests(count: 1, timeout: .seconds(60))
                 task.cancel()
-                let outcome = try await finishes("the cancelled request to end", within: .seconds(2)) {
-                    await task.result
-                }
+                // The fixture never answers, so only the cancellation or the request's own 30 s timeout can end it:
+                // a cancellation that did not end the request leaves it to the timeout, an `HTTPFailure`.
+                let outcome = await task.result
                 #expect(throws: CancellationError.self) { try outcome.get() }
                 try await server.waitUntil("the connection to close") { $0.connectionsClosed >= 1 }
                 let after = try await engine.perform(try fixtureRequest("https://origin.test/ok", server: server))
@@ -38,26 +39,28 @@ struct LifecycleTests {
         }
     }
 
-    @Test("cancellations racing their submissions all end promptly with CancellationError")
+    @Test("cancellations racing their submissions all end with CancellationError, none left for shutdown to fail")
     func cancellationsRacingSubmission() async throws {
         try await withFixtureServer(certificate: .valid(for: "origin.test"), routes: [FixtureRoute("/hang", .never)]) {
             server in
             try await withCurlEngine { engine in
-                var hanging = try fixtureRequest("https://origin.test/hang", server: server)
-                hanging.timeout = .seconds(60)
-                let request = hanging
-                // Cancelling at varied points around submission; a cancellation lost in the inbox would leave its
-                // request hanging until the 60-second timeout. The deadline stays clear of that timeout and of a
-                // loaded two-core runner (CI once needed more than 10 s for the 200 tasks beside Chromium).
-                try await finishes("200 cancelled requests to end", within: .seconds(40)) {
-                    await withTaskGroup(of: Void.self) { group in
-                        for index in 0..<200 {
-                            let task = Task { try await engine.perform(request) }
-                            for _ in 0..<(index % 4) { await Task.yield() }
-                            task.cancel()
-                            group.addTask { await #expect(throws: CancellationError.self) { try await task.value } }
-                        }
-                    }
+                let request = try fixtureRequest("https://origin.test/hang", server: server)
+                // Cancelling at varied points around submission. `cancel()` runs the request's cancellation handler
+                // before it returns (or leaves the flag its start reads), so by the end of the loop every request
+                // has its answer or has it waiting for it; a cancellation lost in the inbox leaves its request in
+                // flight instead, and the shutdown below fails it with `shutDown`. No deadline: on a loaded runner
+                // each `Task.yield()` waits for every other test's work on the cooperative pool, so a wall-clock
+                // bound on these 200 tasks measured the machine (issue 31), not the engine.
+                var tasks: [Task<HTTPResponse, any Error>] = []
+                for index in 0..<200 {
+                    let task = Task { try await engine.perform(request) }
+                    for _ in 0..<(index % 4) { await Task.yield() }
+                    task.cancel()
+                    tasks.append(task)
+                }
+                await engine.shutdown()
+                for task in tasks {
+                    await #expect(throws: CancellationError.self) { try await task.value }
                 }
             }
         }
@@ -71,7 +74,7 @@ struct LifecycleTests {
             let request = try fixtureRequest("https://origin.test/hang", server: server)
             // Five requests with room for three: two wait in the engine's queue.
             let tasks = (0..<5).map { _ in Task { try await engine.perform(request) } }
-            try await server.waitForRequests(count: 3)
+            try await server.waitForRequests(count: 3, timeout: .seconds(60))
             await engine.shutdown()
             for task in tasks {
                 let error = await #expect(throws: HTTPEngineError.self) { try await task.value }

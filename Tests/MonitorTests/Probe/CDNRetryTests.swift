@@ -22,7 +22,7 @@ struct CDNRetryTests {
         try await withFixtureServer(certificate: .valid(for: "cdn.test"), protocols: .http1Only, routes: [route]) {
             cdn in
             let settings = ProbeSettings(
-                version: "test", cdnBaseURL: "https://cdn.test/a/v1/", timeout: .seconds(5),
+                version: "test", cdnBaseURL: "https://cdn.test/a/v1/", timeout: ProbeFixtures.timeout,
                 connectTo: [try ConnectToRule(parsing: cdn.connectTo("cdn.test"))], trust: .only(caFile: cdn.caFile))
             try await withCurlEngine { engine in
                 let probe = DomainProbe(engine: engine, settings: settings)

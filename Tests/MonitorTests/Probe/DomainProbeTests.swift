@@ -1,9 +1,9 @@
+import EndToEndSlot
 import Foundation
 import HTTPEngine
 import Monitor
 import TestSupport
 import Testing
-import EndToEndSlot
 
 @Suite("Domain probe: one domain", .endToEndSlot)
 struct DomainProbeTests {
@@ -106,28 +106,34 @@ struct DomainProbeTests {
         #expect(rootTimeout == .milliseconds(root))
     }
 
-    @Test("an origin that stalls every follow-up answer ends its check at about twice the timeout, not three times")
+    @Test("an origin that never answers the follow-ups: both are timeouts, the root one asked last, and the check ends")
     func stallingFollowUpsShareOneTimeout() async throws {
-        // Apple's request is answered at once; the plain one and the root one are never answered in time.
+        // Apple's request is answered at once; the plain one and the root one are never answered, so only their
+        // timeouts end them (the settings' 30 s, then the least second the root request gets). How long that takes
+        // is the machine's business: that the root request gets only what the plain one left, so a stalling origin
+        // holds its check about twice the timeout and not three times, is asserted on the pure function by
+        // `rootTimeoutIsWhatThePlainRequestLeft`.
         let routes = [
             FixtureRoute("/.well-known/apple-app-site-association") { request in
-                request.userAgent == "AASA-Bot/1.0.0"
-                    ? .text(ProbeFixtures.aasaBody)
-                    : FixtureResponse(status: 200, delay: .seconds(12))
+                request.userAgent == "AASA-Bot/1.0.0" ? .text(ProbeFixtures.aasaBody) : .never
             },
-            FixtureRoute("/apple-app-site-association", FixtureResponse(status: 404, delay: .seconds(12))),
+            FixtureRoute("/apple-app-site-association", .never),
         ]
-        try await withProbeFixtures(routes: routes, cdnServes: [domain], timeout: .seconds(8)) { fixtures in
-            let started = ContinuousClock.now
-            let observation = await fixtures.probe.observe(domain: domain, now: Date.init)
-            let took = ContinuousClock.now - started
+        try await withProbeFixtures(routes: routes, cdnServes: [domain]) { fixtures in
+            let observation = try await withHangGuard("the check of a stalling origin") { [domain] in
+                await fixtures.probe.observe(domain: domain, now: Date.init)
+            }
             #expect(observation.wellKnown.response?.status == 200)
             #expect(observation.wellKnownPlain?.failure?.kind == .timeout)
             #expect(observation.root?.failure?.kind == .timeout)
-            // The plain request's 8 s, then the root request's least 1 s: 9 s. One after the other with a full
-            // timeout each can never take less than 16 s; the 7 s between leave room for a loaded run (CI's full
-            // suite once added 3.7 s to a 7 s check).
-            #expect(took < .seconds(16), "took \(took)")
+            #expect(observation.cdn?.response?.status == 200, "the CDN is observed whatever the origin does")
+            let requests = fixtures.origin.requests
+            #expect(
+                requests.map(\.path) == [
+                    "/.well-known/apple-app-site-association", "/.well-known/apple-app-site-association",
+                    "/apple-app-site-association",
+                ])
+            #expect(requests.map(\.userAgent) == ["AASA-Bot/1.0.0", ProbeFixtures.plainUserAgent, "AASA-Bot/1.0.0"])
         }
     }
 

@@ -12,6 +12,9 @@ struct ProbeFixtures {
     let cdn: FixtureServer
     let probe: DomainProbe
 
+    /// The probe's timeout: far above any delay a loaded machine adds to a fixture that answers (issue 31). A test
+    /// whose timeout must fire uses a route that never answers (`.never`), not a short timeout.
+    static let timeout = Duration.seconds(30)
     /// The version in the plain user agent of every fixture probe.
     static let version = "9.9.9-test"
     /// The plain user agent that goes with `version`.
@@ -41,7 +44,7 @@ func withProbeFixtures<Result>(
     protocols: FixtureServer.Protocols = .http2AndHTTP1,
     routes: [FixtureRoute],
     cdnServes domains: [String],
-    timeout: Duration = .seconds(10),
+    timeout: Duration = ProbeFixtures.timeout,
     concurrency: Int = 32,
     _ body: (ProbeFixtures) async throws -> Result
 ) async throws -> Result {
@@ -69,6 +72,33 @@ func withProbeFixtures<Result>(
             }
         }
     }
+}
+
+/// Waits for `operation`, failing the test with `ProbeHangError` (and cancelling it) if it has not ended after
+/// `deadline`: a hang guard for tests whose fixtures never answer, far above the time any check takes, never a
+/// judgement of how fast it was.
+func withHangGuard<Value: Sendable>(
+    _ what: String, deadline: Duration = .seconds(300), _ operation: @escaping @Sendable () async -> Value
+) async throws -> Value {
+    try await withThrowingTaskGroup(of: Value?.self) { group in
+        group.addTask { await operation() }
+        group.addTask {
+            try await Task.sleep(for: deadline)
+            return nil
+        }
+        defer { group.cancelAll() }
+        guard let first = try await group.next(), let value = first else {
+            throw ProbeHangError(waitingFor: what, deadline: deadline)
+        }
+        return value
+    }
+}
+
+/// An operation under `withHangGuard` did not end.
+struct ProbeHangError: Error, CustomStringConvertible {
+    var waitingFor: String
+    var deadline: Duration
+    var description: String { "\(waitingFor) had not ended after \(deadline)" }
 }
 
 /// A route that answers by the request's host name (HTTP/2 `:authority` arrives as `host`).
