@@ -1,10 +1,10 @@
+import EndToEndSlot
 import Foundation
 import HTTPEngine
 import Monitor
 import Synchronization
 import TestSupport
 import Testing
-import EndToEndSlot
 
 /// Delivery through the real engine to a fixture receiver, on a clock the test moves: `give_up_after` is wall
 /// time however fast the receiver refuses, and a receiver that recovers gets every pending delivery at once.

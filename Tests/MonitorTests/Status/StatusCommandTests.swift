@@ -1,8 +1,8 @@
+import EndToEndSlot
 import Foundation
 import Monitor
 import TestSupport
 import Testing
-import EndToEndSlot
 
 /// `status` and `history` exit codes with the real binary (0 state read, 1 no state, 2 usage).
 @Suite("status and history exit codes", .endToEndSlot)

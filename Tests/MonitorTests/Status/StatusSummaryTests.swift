@@ -1,9 +1,9 @@
+import EndToEndSlot
 import Foundation
 import Monitor
 import MonitorCore
 import TestSupport
 import Testing
-import EndToEndSlot
 
 /// `status` without a domain: a summary and the domains with problems, capped; `--all` lists every domain.
 @Suite("status summary", .endToEndSlot)

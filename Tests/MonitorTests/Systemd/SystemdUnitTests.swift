@@ -1,7 +1,7 @@
+import EndToEndSlot
 import Foundation
 import TestSupport
 import Testing
-import EndToEndSlot
 
 /// Checks `systemd/aasa-monitor.service` with `systemd-analyze`, where it is installed (it works offline, without a
 /// running systemd); skipped elsewhere.
