@@ -206,7 +206,7 @@ struct OutboxDropCommand: AsyncParsableCommand {
         var refused = false
         for number in numbers {
             do {
-                let entry = try await store.dropDelivery(id: number)
+                let entry = try await store.dropDelivery(id: number, at: Date())
                 printForTerminal("dropped \(OutboxCommand.line(entry)) (\(OutboxCommand.details(entry)))")
             } catch let refusal as OutboxRefusal {
                 printToStandardError("error: \(refusal.description)")

@@ -44,10 +44,13 @@ public struct OutboxDeliverer: Sendable {
         public var stopped = false
     }
 
-    /// How one delivery ended, for the pass.
+    /// How one delivery ended, for the pass: `gone` was dropped before its attempt began, and nothing was sent.
     enum Result {
-        case recorded, unrecorded, stopped
+        case recorded, unrecorded, stopped, gone
     }
+
+    /// How long past an attempt's timeout its "being sent" mark lasts: the time to write the attempt's outcome.
+    static let sendingMargin: TimeInterval = 10
 
     /// Sends what is due now, at most `parallelism` at once; throws only when the outbox cannot be read.
     public func deliverDue(webhooks: [WebhookConfiguration], policy: DeliveryPolicy) async throws -> Pass {
@@ -66,6 +69,7 @@ public struct OutboxDeliverer: Sendable {
                 pass.attempted += 1
                 pass.unrecorded += 1
             case .stopped: pass.stopped = true
+            case .gone: break
             }
         }
         return pass
@@ -92,6 +96,16 @@ public struct OutboxDeliverer: Sendable {
         }
         metadata["event"] = "\(event.type.rawValue)"
         metadata["domain"] = "\(event.domain)"
+        // On the wire from here: `outbox drop` refuses the row until the attempt ends (its timeout and a margin
+        // bound the mark, should the daemon die). A row dropped a moment ago is not sent at all.
+        do {
+            let until = started.addingTimeInterval(webhook.timeout.seconds + Self.sendingMargin)
+            guard try await store.beginAttempt(id: delivery.id, until: until)
+            else { return .gone }
+        } catch {
+            logger.error("cannot mark a delivery as being sent: \(error)", metadata: metadata)
+            return .unrecorded
+        }
         let answer: WebhookSender.Answer
         do {
             answer = try await sender.send(event, to: webhook, deliveryID: delivery.deliveryID, now: started)

@@ -52,6 +52,18 @@ extension MonitorStore {
         try await reader.nextAttemptTime()
     }
 
+    /// Marks delivery `id` as on the wire until `until` (the attempt's timeout and a margin), so `outbox drop` and
+    /// `retry` refuse it meanwhile. Returns `false` when the row is no longer pending (dropped a moment ago): then it
+    /// must not be sent. A crash leaves the mark, which expires by itself.
+    public func beginAttempt(id: Int64, until: Date) async throws -> Bool {
+        try await writer.write { db in
+            try db.execute(
+                sql: "UPDATE outbox SET sending_until = ? WHERE id = ? AND state = ?",
+                arguments: [StoredInstant(until), id, OutboxState.pending])
+            return db.changesCount > 0
+        }
+    }
+
     /// The receiver accepted the delivery.
     public func markDelivered(id: Int64, at time: Date, status: Int) async throws {
         try await finishAttempt(id: id, at: time, status: status, error: nil, ending: .delivered)
@@ -104,7 +116,7 @@ extension MonitorStore {
                     UPDATE outbox SET attempts = attempts + 1, first_attempt_at = coalesce(first_attempt_at, :at),
                       last_status = :status, last_error = :error, state = :state,
                       next_attempt_at = coalesce(:next, next_attempt_at), delivered_at = :delivered,
-                      finished_at = :finished
+                      finished_at = :finished, sending_until = NULL
                     WHERE id = :id AND state = :pending
                     """,
                 arguments: [

@@ -20,6 +20,7 @@ extension MonitorStore {
     public func retryDelivery(id: Int64, at now: Date) async throws -> (entry: OutboxEntry, revived: Bool) {
         try await writer.write { db in
             guard let entry = try Self.outboxEntry(db, id: id) else { throw OutboxRefusal(id: id, reason: .unknown) }
+            try Self.refuseIfSending(db, entry: entry, now: now)
             switch entry.standing {
             case .delivered: throw OutboxRefusal(id: id, reason: .delivered, entry: entry)
             case .dead: try Self.revive(db, where: "id = ?", arguments: [id], at: now)
@@ -50,15 +51,27 @@ extension MonitorStore {
 
     /// Removes delivery `id`, pending or dead: it is never sent (again). Returns the row as it was.
     ///
-    /// - Throws: `OutboxRefusal` when there is no such row or it was delivered (housekeeping removes those).
-    public func dropDelivery(id: Int64) async throws -> OutboxEntry {
+    /// - Throws: `OutboxRefusal` when there is no such row, it was delivered (housekeeping removes those), or an
+    ///   attempt is on the wire (issue 32 §4: "dropped #7" while the receiver was taking it).
+    public func dropDelivery(id: Int64, at now: Date) async throws -> OutboxEntry {
         try await writer.write { db in
             guard let entry = try Self.outboxEntry(db, id: id) else { throw OutboxRefusal(id: id, reason: .unknown) }
             guard entry.standing != .delivered else { throw OutboxRefusal(id: id, reason: .delivered, entry: entry) }
+            try Self.refuseIfSending(db, entry: entry, now: now)
             try db.execute(
                 sql: "DELETE FROM outbox WHERE id = ? AND state != ?", arguments: [id, OutboxState.delivered])
             return entry
         }
+    }
+
+    /// Throws `.sending` while the row's attempt is on the wire (its mark has not expired).
+    private static func refuseIfSending(_ db: Database, entry: OutboxEntry, now: Date) throws {
+        let stored = try Int64.fetchOne(
+            db, sql: "SELECT sending_until FROM outbox WHERE id = ?", arguments: [entry.id])
+        guard let stored else { return }
+        let until = StoredInstant(milliseconds: stored).date
+        guard until > now else { return }
+        throw OutboxRefusal(id: entry.id, reason: .sending(until: until), entry: entry)
     }
 
     /// The outbox row `id` as `outbox list` shows it, or `nil`.

@@ -119,6 +119,8 @@ public struct OutboxRefusal: Error, Sendable, Hashable, CustomStringConvertible 
         case unknown
         /// The receiver already took it: there is nothing to retry or drop.
         case delivered
+        /// An attempt is on the wire until this time: dropping it now would not stop the receiver getting it.
+        case sending(until: Date)
     }
 
     public var id: Int64
@@ -132,6 +134,9 @@ public struct OutboxRefusal: Error, Sendable, Hashable, CustomStringConvertible 
         case .delivered:
             "delivery \(id) (\(entry?.subject ?? "")) was delivered"
                 + (entry?.finishedAt.map { " at \(RFC3339.string($0))" } ?? "") + ": nothing to do"
+        case .sending(let until):
+            "delivery \(id) (\(entry?.subject ?? "")) is being sent right now; its attempt ends by "
+                + "\(RFC3339.string(until)): run the command again then"
         }
     }
 }

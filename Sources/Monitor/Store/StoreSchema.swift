@@ -37,6 +37,10 @@ enum StoreSchema {
         migrator.registerMigration("v7-open-run-in-state") { db in
             try keepOpenRunInState(db)
         }
+        migrator.registerMigration("v8-outbox-sending") { db in
+            // Until when an attempt is on the wire: `outbox drop` and `retry` refuse such a row (issue 32 §4).
+            try db.alter(table: "outbox") { table in table.add(column: "sending_until", .datetime) }
+        }
         return migrator
     }
 

@@ -139,6 +139,14 @@ struct MillisecondDatesTests {
                         createdAt: R.at(1), nextAttemptAt: R.at(1))
                 })
             let ids = try await store.allDeliveries().map(\.id)
+            #expect(try await store.beginAttempt(id: ids[0], until: R.at(2)))
+            try await store.enqueue([
+                OutboxInsert(
+                    deliveryID: "dlv_sending", eventID: "evt_sending", webhook: "ops", eventJSON: Data("{}".utf8),
+                    createdAt: R.at(1), nextAttemptAt: R.at(9))
+            ])
+            let sending = try #require(try await store.allDeliveries().last?.id)
+            #expect(try await store.beginAttempt(id: sending, until: R.at(2)))
             try await store.markDelivered(id: ids[0], at: R.at(2), status: 200)
             try await store.markRetry(id: ids[1], at: R.at(2), nextAttemptAt: R.at(3), status: 503, error: "busy")
             try await store.markDead(id: ids[2], at: R.at(2), status: 410, error: "gone")
@@ -149,8 +157,8 @@ struct MillisecondDatesTests {
             let types = try await DatabaseQueue(path: store.path).read { db in
                 try StoreMigrationTests.timeColumnTypes(db)
             }
-            // With v7's `domain_state.run_last_seen`, written by every check.
-            #expect(types.count == 16)
+            // With v7's `domain_state.run_last_seen`, written by every check, and v8's `outbox.sending_until`.
+            #expect(types.count == 17)
             #expect(types.filter { $0.value != ["integer"] } == [:])
             // Compared as integers: the retried delivery is due at its next attempt, not a millisecond before.
             #expect(try await store.dueDeliveries(now: R.at(3).addingTimeInterval(-0.001)).isEmpty)

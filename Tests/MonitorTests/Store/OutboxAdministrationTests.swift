@@ -121,7 +121,7 @@ struct OutboxAdministrationTests {
     func drop(kind: StoreKind) async throws {
         try await withTemporaryStore(kind) { store, _ in
             let ids = try await Self.fill(store)
-            let dropped = try await store.dropDelivery(id: try #require(ids["b"]))
+            let dropped = try await store.dropDelivery(id: try #require(ids["b"]), at: R.at(9))
             #expect(dropped.standing == .retrying)
             #expect(dropped.subject == "alert.firing b.example.com origin.status")
             #expect(try await store.outboxEntry(id: try #require(ids["b"])) == nil)
@@ -139,7 +139,9 @@ struct OutboxAdministrationTests {
             }
             #expect(unknown?.reason == .unknown)
             #expect(unknown?.description == "no delivery 999 in the outbox (outbox list shows the ids)")
-            let dropUnknown = await #expect(throws: OutboxRefusal.self) { try await store.dropDelivery(id: 999) }
+            let dropUnknown = await #expect(throws: OutboxRefusal.self) {
+                try await store.dropDelivery(id: 999, at: R.at(9))
+            }
             #expect(dropUnknown?.reason == .unknown)
             let delivered = try #require(ids["d"])
             let retried = await #expect(throws: OutboxRefusal.self) {
@@ -147,9 +149,41 @@ struct OutboxAdministrationTests {
             }
             #expect(retried?.reason == .delivered)
             #expect(retried?.description.contains("was delivered at") == true)
-            let dropped = await #expect(throws: OutboxRefusal.self) { try await store.dropDelivery(id: delivered) }
+            let dropped = await #expect(throws: OutboxRefusal.self) {
+                try await store.dropDelivery(id: delivered, at: R.at(9))
+            }
             #expect(dropped?.reason == .delivered)
             #expect(try await store.allDeliveries() == before)
+        }
+    }
+
+    @Test(
+        "a row whose attempt is on the wire is neither dropped nor retried until the attempt ends or its mark expires",
+        arguments: StoreKind.allCases)
+    func sending(kind: StoreKind) async throws {
+        try await withTemporaryStore(kind) { store, _ in
+            let ids = try await Self.fill(store)
+            let id = try #require(ids["b"])
+            #expect(try await store.beginAttempt(id: id, until: R.at(20)))
+            let dropped = await #expect(throws: OutboxRefusal.self) {
+                try await store.dropDelivery(id: id, at: R.at(9))
+            }
+            #expect(dropped?.reason == .sending(until: R.at(20)))
+            #expect(dropped?.description.contains("is being sent right now") == true, "\(String(describing: dropped))")
+            let retried = await #expect(throws: OutboxRefusal.self) {
+                try await store.retryDelivery(id: id, at: R.at(9))
+            }
+            #expect(retried?.reason == .sending(until: R.at(20)))
+            // The attempt ends: the mark goes with it, and the row can be dropped.
+            try await store.markRetry(id: id, at: R.at(10), nextAttemptAt: R.at(60), status: 500, error: nil)
+            #expect(try await store.dropDelivery(id: id, at: R.at(11)).deliveryID == "dlv_b")
+            // A mark left by a crash expires by itself.
+            try await store.enqueue([Self.insert("e")])
+            let other = try #require(try await store.allDeliveries().first { $0.deliveryID == "dlv_e" }?.id)
+            #expect(try await store.beginAttempt(id: other, until: R.at(20)))
+            #expect(try await store.dropDelivery(id: other, at: R.at(21)).deliveryID == "dlv_e")
+            // A dropped row is not begun: the deliverer must not send it.
+            #expect(try await store.beginAttempt(id: other, until: R.at(40)) == false)
         }
     }
 
