@@ -10,7 +10,7 @@ enum OpenAPIDocument {
           "info": {
             "title": "aasa-monitor",
             "version": "1",
-            "description": "The daemon's HTTP API: the same answers as status, history and silence. Errors are {\"error\": {\"code\", \"message\"}}. With endpoint.basic_auth_file every route needs HTTP Basic credentials; without it, writes (POST, DELETE) are refused with 403 unless the endpoint listens on loopback."
+            "description": "The daemon's HTTP API: the same answers as status, history and silence. Errors are {\"error\": {\"code\", \"message\"}}. With endpoint.basic_auth_file every route needs HTTP Basic credentials; without it, writes (POST, DELETE) are refused with 403 unless the endpoint listens on loopback. A request whose Host is not an IP address, localhost, the listen host or a name of endpoint.hosts is refused with 421 (DNS rebinding), and a write whose Origin is another site's with 403."
           },
           "components": {
             "schemas": {
@@ -923,7 +923,7 @@ enum OpenAPIDocument {
                     }
                   },
                   "429": {
-                    "description": "Too many failed logins from this address.",
+                    "description": "Too many failed logins for this user from this address, or the password checks are busy; see Retry-After.",
                     "content": {
                       "text/plain": {
                         "schema": {
@@ -992,7 +992,7 @@ enum OpenAPIDocument {
                     }
                   },
                   "429": {
-                    "description": "Too many failed logins from this address.",
+                    "description": "Too many failed logins for this user from this address, or the password checks are busy; see Retry-After.",
                     "content": {
                       "text/plain": {
                         "schema": {
@@ -1082,7 +1082,7 @@ enum OpenAPIDocument {
                     }
                   },
                   "429": {
-                    "description": "Too many failed logins from this address.",
+                    "description": "Too many failed logins for this user from this address, or the password checks are busy; see Retry-After.",
                     "content": {
                       "text/plain": {
                         "schema": {
@@ -1130,7 +1130,7 @@ enum OpenAPIDocument {
                     }
                   },
                   "429": {
-                    "description": "Too many failed logins from this address.",
+                    "description": "Too many failed logins for this user from this address, or the password checks are busy; see Retry-After.",
                     "content": {
                       "text/plain": {
                         "schema": {
@@ -1264,7 +1264,7 @@ enum OpenAPIDocument {
                     }
                   },
                   "429": {
-                    "description": "Too many failed logins from this address.",
+                    "description": "Too many failed logins for this user from this address, or the password checks are busy; see Retry-After.",
                     "content": {
                       "text/plain": {
                         "schema": {
@@ -1369,7 +1369,7 @@ enum OpenAPIDocument {
                     }
                   },
                   "429": {
-                    "description": "Too many failed logins from this address.",
+                    "description": "Too many failed logins for this user from this address, or the password checks are busy; see Retry-After.",
                     "content": {
                       "text/plain": {
                         "schema": {
@@ -1417,7 +1417,7 @@ enum OpenAPIDocument {
                     }
                   },
                   "429": {
-                    "description": "Too many failed logins from this address.",
+                    "description": "Too many failed logins for this user from this address, or the password checks are busy; see Retry-After.",
                     "content": {
                       "text/plain": {
                         "schema": {
@@ -1484,7 +1484,7 @@ enum OpenAPIDocument {
                     }
                   },
                   "429": {
-                    "description": "Too many failed logins from this address.",
+                    "description": "Too many failed logins for this user from this address, or the password checks are busy; see Retry-After.",
                     "content": {
                       "text/plain": {
                         "schema": {
