@@ -108,6 +108,8 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 // For the bound address of the endpoint's channel (port 0 in tests).
                 .product(name: "NIOCore", package: "swift-nio"),
+                // The endpoint reads each request's HTTP version, which Hummingbird's request type drops.
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 // To check that a configured CA file holds PEM certificates before anything relies on it.
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),

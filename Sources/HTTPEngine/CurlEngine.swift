@@ -36,12 +36,20 @@ public final class CurlEngine: @unchecked Sendable {
         public var maxIdleConnections: Int
         /// The most connections to one host (`CURLMOPT_MAX_HOST_CONNECTIONS`); 0 means no limit.
         public var maxConnectionsPerHost: Int
+        /// File descriptors the engine leaves free: it opens no socket while fewer would stay free, and the request
+        /// fails with `HTTPFailure.descriptorShortage` set. 0 (the default) checks nothing. A process out of
+        /// descriptors is worse off than one without a check: its runtime traps when it cannot open a file.
+        public var descriptorReserve: Int
 
         /// Creates a configuration; `maxIdleConnections` defaults to `maxConcurrentTransfers`.
-        public init(maxConcurrentTransfers: Int = 64, maxIdleConnections: Int? = nil, maxConnectionsPerHost: Int = 0) {
+        public init(
+            maxConcurrentTransfers: Int = 64, maxIdleConnections: Int? = nil, maxConnectionsPerHost: Int = 0,
+            descriptorReserve: Int = 0
+        ) {
             self.maxConcurrentTransfers = max(1, maxConcurrentTransfers)
             self.maxIdleConnections = max(1, maxIdleConnections ?? maxConcurrentTransfers)
             self.maxConnectionsPerHost = max(0, maxConnectionsPerHost)
+            self.descriptorReserve = max(0, descriptorReserve)
         }
     }
 

@@ -56,6 +56,9 @@ public struct HTTPFailure: Error, Sendable, Hashable, CustomStringConvertible {
     public var timings: HTTPTimings
     /// For a `connect` failure: the address the engine refused to connect to (`HTTPRequest.refusedAddresses`).
     public var refused: RefusedConnection?
+    /// For a `connect` failure: the engine opened no socket because only this many file descriptors were free, no
+    /// more than `CurlEngine.Configuration.descriptorReserve`. The process's trouble, not the server's.
+    public var descriptorShortage: Int?
 
     /// The stable identifier of `kind`, for example `"tls.expired"`.
     public var identifier: String { kind.rawValue }

@@ -6,7 +6,8 @@ internal import CurlShims
 #endif
 
 extension Transfer {
-    /// Installs the checks of `HTTPRequest.refusedAddresses`, when it names any block.
+    /// Installs the checks of `HTTPRequest.refusedAddresses`, when it names any block, and of the engine's
+    /// `descriptorReserve`, when it has one.
     ///
     /// Two of libcurl's callbacks see the address actually used, after DNS, connect-to and happy eyeballs:
     /// CURLOPT_OPENSOCKETFUNCTION runs instead of `socket(2)` for every address libcurl tries, so a refused one
@@ -14,7 +15,8 @@ extension Transfer {
     /// before the request is sent, on a new or a reused connection, so a connection opened earlier for another
     /// request cannot carry this one to a refused address either (curl_easy_setopt(3), 7.80+).
     func setAddressGuard(userdata: UnsafeMutableRawPointer) throws(HTTPEngineError) {
-        guard !ticket.request.refusedAddresses.isEmpty else { return }
+        let refusesAddresses = !ticket.request.refusedAddresses.isEmpty
+        guard refusesAddresses || descriptorReserve > 0 else { return }
         try check(
             aasa_curl_easy_setopt_opensocket(easy) { clientp, _, address in
                 guard let clientp, let address else { return aasa_curl_socket_bad }
@@ -22,6 +24,7 @@ extension Transfer {
                 return transfer.openSocket(address)
             }, "OPENSOCKETFUNCTION")
         try check(aasa_curl_easy_setopt_ptr(easy, CURLOPT_OPENSOCKETDATA, userdata), "OPENSOCKETDATA")
+        guard refusesAddresses else { return }
         try check(
             aasa_curl_easy_setopt_prereq(easy) { clientp, primaryIP, _, _, _ in
                 guard let clientp, let primaryIP else { return aasa_curl_prereq_abort }
@@ -50,6 +53,16 @@ extension Transfer {
         // libcurl moved on to an admitted address: an earlier refusal no longer explains how this transfer ends (a
         // later TLS error or timeout is retried as such, not dead-lettered as refused).
         refused = nil
+        // Below the reserve the socket would take a descriptor the runtime may need; the request fails instead,
+        // and says why, so that the caller blames this process and not the server.
+        if descriptorReserve > 0 {
+            let free = ProcessDescriptors.free() ?? 0
+            guard free > descriptorReserve else {
+                descriptorShortage = free
+                return aasa_curl_socket_bad
+            }
+        }
+        descriptorShortage = nil
         // Close-on-exec, which libcurl 7.88's own socket() call does not ask for.
         return socket(family, address.pointee.socktype | Int32(SOCK_CLOEXEC.rawValue), address.pointee.`protocol`)
     }

@@ -23,6 +23,15 @@ extension Transfer {
             failure.refused = refused
             return .failure(failure)
         }
+        if let free = descriptorShortage, code != CURLE_OK {
+            var failure = HTTPFailure(
+                kind: .connect, url: request.url, curlCode: Int(code.rawValue),
+                curlMessage: "opened no socket: only \(free) file descriptors were free, and the engine keeps "
+                    + "\(descriptorReserve) free for the rest of the process",
+                timings: timings)
+            failure.descriptorShortage = free
+            return .failure(failure)
+        }
         guard code == CURLE_OK else {
             let verifyResult = longInfo(CURLINFO_SSL_VERIFYRESULT)
             let (kind, validity) = HTTPFailure.classify(

@@ -42,14 +42,21 @@ final class Transfer {
     var peerCertificateDER: [UInt8]?
     /// The address the guard of `HTTPRequest.refusedAddresses` refused (`Transfer+AddressGuard.swift`).
     var refused: RefusedConnection?
+    /// `CurlEngine.Configuration.descriptorReserve`: no socket is opened while fewer descriptors would stay free.
+    let descriptorReserve: Int
+    /// The free descriptors counted when a socket was refused for want of them (`Transfer+AddressGuard.swift`).
+    var descriptorShortage: Int?
 
-    init(ticket: TransferTicket, purpose: Purpose, caFile: String) throws(HTTPEngineError) {
+    init(
+        ticket: TransferTicket, purpose: Purpose, caFile: String, descriptorReserve: Int = 0
+    ) throws(HTTPEngineError) {
         guard let easy = curl_easy_init() else {
             throw HTTPEngineError(code: .invalidRequest, url: ticket.request.url, message: "curl_easy_init failed")
         }
         self.ticket = ticket
         self.purpose = purpose
         self.easy = easy
+        self.descriptorReserve = descriptorReserve
         self.errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
         self.errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
         if case .describe = purpose {

@@ -8,6 +8,7 @@ internal import CurlShims
 final class TransferLoop {
     private let multi: UnsafeMutableRawPointer
     private let maxActive: Int
+    private let descriptorReserve: Int
     /// Transfers in the multi handle, keyed by ticket id; holding them here keeps each `Transfer` (and the
     /// unretained pointer its callbacks receive) alive exactly as long as its easy handle is in the multi handle.
     private var active: [UInt64: Transfer] = [:]
@@ -20,6 +21,7 @@ final class TransferLoop {
     init(multi: UnsafeMutableRawPointer, configuration: CurlEngine.Configuration) {
         self.multi = multi
         self.maxActive = configuration.maxConcurrentTransfers
+        self.descriptorReserve = configuration.descriptorReserve
         // HTTP/2 multiplexing is libcurl's default since 7.62; set it anyway so the behaviour is ours.
         _ = aasa_curl_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
         _ = aasa_curl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, configuration.maxIdleConnections)
@@ -77,7 +79,8 @@ final class TransferLoop {
         guard !ticket.isFinished else { return }
         do {
             let caFile = try trustStore.caFile(for: ticket.request.trust, url: ticket.request.url)
-            let transfer = try Transfer(ticket: ticket, purpose: purpose, caFile: caFile)
+            let transfer = try Transfer(
+                ticket: ticket, purpose: purpose, caFile: caFile, descriptorReserve: descriptorReserve)
             let code = curl_multi_add_handle(multi, transfer.easy)
             guard code == CURLM_OK else {
                 let text = String(cString: curl_multi_strerror(code))

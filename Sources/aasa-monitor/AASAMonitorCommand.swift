@@ -39,7 +39,9 @@ struct AASAMonitorCommand: AsyncParsableCommand {
             let code = exitCode(for: error)
             let message = fullMessage(for: error)
             if code == .success {
-                if !message.isEmpty { printForTerminal(message) }
+                // Help, version and completion scripts: the program's own text, printed whole (a completion script or
+                // `--experimental-dump-help`'s JSON must not be cut or escaped like outside text).
+                if !message.isEmpty { print(message) }
                 Glibc.exit(0)
             }
             if !message.isEmpty { printToStandardError(message) }

@@ -12,7 +12,8 @@ struct RunCommand: AsyncParsableCommand {
             SIGHUP reloads the configuration (an invalid file is reported and the old one kept); SIGTERM or SIGINT \
             stop gracefully. Exit codes: 0 stopped cleanly; 1 fatal runtime error; 2 at start, an invalid \
             configuration, an unusable state directory, a state database this user cannot write (the message \
-            names the file, its owner and the fix) or an address it cannot listen on.
+            names the file, its owner and the fix), an address it cannot listen on, or an \
+            endpoint.basic_auth_file whose hashes this system's libcrypt cannot check.
             """
     )
 

@@ -19,16 +19,24 @@ import MonitorCore
 // Last, the store's coding cost per state and report (compressed JSON columns).
 // `--keep-store DIR` records into a store in DIR instead of memory (one size); `--read-store DIR --names FILE`
 // measures the overview and the summary on a fleet already stored there (`measureStoredFleet`) and stops.
+// `--password-flood` measures a verified credential's check under a wrong-password flood from 40 addresses
+// (`measurePasswordFlood`) and stops.
 // Usage: endpoint-benchmark [--runs N] [--sizes 500,1000] [--html DIR] [--keep-store DIR]
 //        endpoint-benchmark --read-store DIR --names FILE [--runs N]
+//        endpoint-benchmark --password-flood [--runs N]
 var runs = 5
 var htmlDirectory: String?
 var keepStore: String?
 var readStore: String?
 var namesFile: String?
 var sizes = [500, 1_000, 2_000, 4_000]
+var passwordFlood = false
 var remaining = CommandLine.arguments.dropFirst()
 while let flag = remaining.popFirst() {
+    if flag == "--password-flood" {
+        passwordFlood = true
+        continue
+    }
     let value = remaining.popFirst() ?? ""
     switch flag {
     case "--runs": runs = Int(value) ?? runs
@@ -97,6 +105,11 @@ func report(domain: String, index: Int, at date: Date) -> DomainReport {
             canonicalHash: index % 7 == 0 ? cdn : origin),
         diff: nil,
         documents: [origin: #"{"applinks":{"details":[]}}"#, cdn: #"{"applinks":{"details":[],"x":1}}"#])
+}
+
+if passwordFlood {
+    try await measurePasswordFlood(runs: runs)
+    exit(0)
 }
 
 if let readStore {

@@ -10,6 +10,10 @@ struct ExhaustionOptions: Sendable {
     var holdSeconds = 6
     var rounds = 8
     var domains = 3
+    /// Flood mode (issue 32 §2) when above 0: this many idle connections, each reopened as it closes, while
+    /// `probes` health probes are timed.
+    var flood = 0
+    var probes = 10
     var binary: String
 
     init(parsing arguments: [String]) throws {
@@ -34,6 +38,8 @@ struct ExhaustionOptions: Sendable {
             case "--hold": holdSeconds = number
             case "--rounds": rounds = number
             case "--domains": domains = number
+            case "--flood": flood = number
+            case "--probes": probes = number
             default: throw ExhaustionError("unknown option \(flag); see the usage in main.swift")
             }
         }

@@ -73,7 +73,7 @@ enum ExhaustionRun {
     }
 
     /// Prints `text` at once (standard output into a file is block-buffered; a loop is watched as it runs).
-    private static func say(_ text: String) {
+    static func say(_ text: String) {
         FileHandle.standardOutput.write(Data((text + "\n").utf8))
     }
 
@@ -138,7 +138,7 @@ enum ExhaustionRun {
         return outcome
     }
 
-    private static func configuration(server: FixtureServer, options: ExhaustionOptions, directory: String) -> String {
+    static func configuration(server: FixtureServer, options: ExhaustionOptions, directory: String) -> String {
         """
         state_dir: \(directory)/state
         interval: 1s
@@ -155,7 +155,7 @@ enum ExhaustionRun {
     }
 
     /// The endpoint's port, from the daemon's `endpoint listening address=HOST:PORT` line.
-    private static func port(_ daemon: RunningMonitor) throws -> Int {
+    static func port(_ daemon: RunningMonitor) throws -> Int {
         let line = daemon.standardError.split(separator: "\n").first { $0.contains("endpoint listening") }
         let address = line?.split(separator: " ").first { $0.hasPrefix("address=") }?.dropFirst(8)
         guard let port = address?.split(separator: ":").last.flatMap({ Int($0) }) else {

@@ -24,7 +24,8 @@ public enum Daemon {
     }
 
     /// Runs until SIGTERM or SIGINT; returns `run`'s documented exit code: 0 stopped cleanly, 1 fatal runtime
-    /// error, 2 invalid configuration at start, a state database it cannot write or an endpoint that cannot listen.
+    /// error, 2 invalid configuration at start, a state database it cannot write, an endpoint that cannot listen or
+    /// a `basic_auth_file` whose hashes this system's libcrypt cannot check.
     ///
     /// Start-up order: configuration (with every file and variable it refers to), state directory, store, HTTP
     /// engine, then the service group; `READY=1` and the `ready` line wait until the endpoint is listening, and no
@@ -40,6 +41,13 @@ public enum Daemon {
         } catch {
             logger.critical("invalid configuration", metadata: ["file": "\(options.configPath)"])
             FileHandle.standardError.write(Data("\(error)\n".utf8))
+            return 2
+        }
+        // A libcrypt that cannot check the file's hashes would answer every login 401 without a word (issue 32 §9).
+        if configuration.listen != nil, let users = configuration.endpoint.basicAuth,
+            let problem = PasswordHash.unusable(users)
+        {
+            logger.critical("\(problem)")
             return 2
         }
         // The parse freed most of what it allocated (100,000 domains: tens of MB of YAML nodes); given back now, the
@@ -95,7 +103,9 @@ public enum Daemon {
         let clock: @Sendable () -> Date = { Date() }
         let engine: CurlEngine
         do {
-            engine = try CurlEngine(configuration: configuration.probeSettings.engineConfiguration)
+            var engineConfiguration = configuration.probeSettings.engineConfiguration
+            engineConfiguration.descriptorReserve = LocalResources.margin
+            engine = try CurlEngine(configuration: engineConfiguration)
         } catch {
             logger.critical("cannot start the HTTP engine", metadata: ["error": "\(error)"])
             return 1

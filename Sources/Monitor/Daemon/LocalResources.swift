@@ -1,4 +1,5 @@
 import Foundation
+import HTTPEngine
 import MonitorCore
 import Synchronization
 
@@ -8,7 +9,9 @@ import Synchronization
 /// Idle local connections once used up every descriptor; libcurl then failed every connect and resolve, and each
 /// domain turned `origin_broken` with `origin.connect` and a false `origin.bot_blocked`. libcurl 7.88 reports a
 /// failed `socket()` as a plain `CURLE_COULDNT_CONNECT` without errno, so the process asks itself instead, after
-/// any check with a failed fetch: can it open a socket, and are at least `margin` descriptors left?
+/// any check with a failed fetch: can it open a socket, and are at least `margin` descriptors left? The daemon's
+/// engine opens no socket below `margin` either (`HTTPFailure.descriptorShortage`), and such a refusal during a check
+/// is noted as a fault even when the descriptors are back by the time the check ends.
 enum LocalResources {
     /// The process lacks resources (or lacked them while the check ran); the check that saw it is discarded.
     struct Fault: Error, CustomStringConvertible, Sendable {
@@ -19,7 +22,9 @@ enum LocalResources {
         var description: String { reason }
     }
 
-    /// Descriptors that must stay free for the check to count (a check uses up to about 4 at once).
+    /// Descriptors that must stay free for the check to count (a check uses up to about 4 at once), and the daemon's
+    /// HTTP engine's `descriptorReserve`: below it, it opens no socket. The endpoint stops accepting earlier (its own
+    /// reserve is twice this), so checks still run while local connections are held back.
     static let margin = 16
 
     /// The last time a probe found this process short of resources.
@@ -64,7 +69,7 @@ enum LocalResources {
             }
         }
         close(descriptor)
-        guard let limit = softLimit, let open = openDescriptors(), limit - open < margin else { return nil }
+        guard let limit = softLimit, let open = ProcessDescriptors.open(), limit - open < margin else { return nil }
         return Fault(reason: "only \(max(0, limit - open)) file descriptors are free (\(limitText))" + advice)
     }
 
@@ -89,14 +94,8 @@ enum LocalResources {
     }
 
     /// Descriptors this process can still open (`Int.max` without a limit), or `nil` when it cannot tell, which
-    /// is itself a sign of none left: counting them opens `/proc/self/fd`.
-    static func freeDescriptors() -> Int? {
-        var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return nil }
-        guard limit.rlim_cur != rlim_t.max else { return Int.max }
-        guard let open = openDescriptors() else { return nil }
-        return max(0, Int(clamping: limit.rlim_cur) - open)
-    }
+    /// is itself a sign of none left (`ProcessDescriptors.free`).
+    static func freeDescriptors() -> Int? { ProcessDescriptors.free() }
 
     private static var softLimit: Int? {
         var limit = rlimit()
@@ -105,13 +104,4 @@ enum LocalResources {
     }
 
     private static var limitText: String { softLimit.map { "limit \($0)" } ?? "no limit" }
-
-    /// How many descriptors are open, from `/proc/self/fd` (`nil` when it cannot be read).
-    private static func openDescriptors() -> Int? {
-        guard let directory = opendir("/proc/self/fd") else { return nil }
-        defer { closedir(directory) }
-        var count = 0
-        while readdir(directory) != nil { count += 1 }
-        return max(0, count - 3)  // ".", ".." and the directory's own descriptor
-    }
 }

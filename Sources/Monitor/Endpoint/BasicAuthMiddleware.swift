@@ -7,10 +7,12 @@ import NIOCore
 /// (systemd, load balancers) must reach without credentials. Without a file every route is open.
 ///
 /// The users are asked for on every request, so a reload (SIGHUP) that changes the file takes effect at once.
-/// Checks run off the event loop, one per core at most (`PasswordHash`); a verified header is remembered briefly
-/// and a client with too many failures is refused without a check (`AuthAttempts`); and an unknown user is checked
-/// against a real user's hash, so it costs what a known user of that scheme costs (issue 26 §4: 4.3 ms against
-/// 220 ms told which users exist).
+/// Checks run off the event loop in a bounded line (`PasswordCheckLine`): one per core, one core kept for
+/// credentials that verified lately, a short line for the rest and 429 at once beyond it, so a flood from many
+/// addresses holds neither a known scraper nor the daemon's cores (issue 32 §3). A verified header is remembered
+/// briefly, and an address with too many failures for a user name is refused without a check, unless its
+/// credential verified lately (`AuthAttempts`). An unknown user is checked against a real user's hash, so it
+/// costs what a known user of that scheme costs (issue 26 §4: 4.3 ms against 220 ms told which users exist).
 struct BasicAuthMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware {
     let users: @Sendable () async -> BasicAuthUsers?
     let attempts = AuthAttempts()
@@ -23,21 +25,28 @@ struct BasicAuthMiddleware<Context: RemoteAddressRequestContext>: RouterMiddlewa
         }
         let header = request.headers[.authorization]
         guard let header, let (user, password) = Self.credentials(header) else { return Self.unauthorized }
-        let client = context.remoteAddress?.ipAddress ?? "unknown"
         let hash = users.hashes[user]
         let cacheKey = hash.map { attempts.key(header: header, storedHash: $0) }
         if let cacheKey, attempts.isVerified(cacheKey) { return try await next(request, context) }
-        guard !attempts.isLimited(client) else { return Self.tooManyAttempts }
-        let checked = await PasswordHash.verify(
-            password, hash: hash ?? Self.decoy(for: user, in: users), admits: { !attempts.isLimited(client) })
-        guard let checked else { return Self.tooManyAttempts }
-        let valid = checked && hash != nil
-        guard valid, let cacheKey else {
-            attempts.recordFailure(client)
-            return Self.unauthorized
+        let credential = hash.map { attempts.credentialKey(user: user, password: password, storedHash: $0) }
+        // Known: this very password verified for this user lately. Its check goes ahead and is never locked out.
+        let known = credential.map { attempts.isKnown($0) } ?? false
+        let failureKey = attempts.failureKey(client: context.remoteAddress?.ipAddress ?? "unknown", user: user)
+        guard known || !attempts.isLimited(failureKey) else { return Self.tooManyAttempts }
+        let outcome = await PasswordHash.verify(
+            password, hash: hash ?? Self.decoy(for: user, in: users), lane: known ? .known : .open,
+            admits: { known || !attempts.isLimited(failureKey) })
+        switch outcome {
+        case .busy: return Self.busy
+        case .limited: return Self.tooManyAttempts
+        case .checked(let matched):
+            guard matched, let cacheKey, let credential else {
+                attempts.recordFailure(failureKey)
+                return Self.unauthorized
+            }
+            attempts.rememberVerified(cacheKey, credential: credential)
+            return try await next(request, context)
         }
-        attempts.rememberVerified(cacheKey)
-        return try await next(request, context)
     }
 
     /// The hash an unknown `user` is checked against: one of the file's own, picked by the name (so a name always
@@ -60,16 +69,29 @@ struct BasicAuthMiddleware<Context: RemoteAddressRequestContext>: RouterMiddlewa
         return (String(text[..<colon]), String(text[text.index(after: colon)...]))
     }
 
-    /// 429 for a client over its failed attempts; it says when to retry.
+    /// 429 for an address over its failed attempts for a user name; it says when to retry.
     static var tooManyAttempts: Response {
+        tooManyRequests(
+            retryAfter: AuthAttempts.failureWindow,
+            "too many failed logins for this user from this address; retry later\n")
+    }
+
+    /// 429 for an attempt that found the line of password checks full (`PasswordCheckLine`); checked at once,
+    /// it would have waited behind others' checks.
+    static var busy: Response {
+        tooManyRequests(
+            retryAfter: PasswordCheckLine.busyRetryAfter,
+            "too many password checks under way; retry in a second (endpoint.basic_auth_file)\n")
+    }
+
+    static func tooManyRequests(retryAfter: Duration, _ text: String) -> Response {
         Response(
             status: .tooManyRequests,
             headers: [
-                .retryAfter: String(AuthAttempts.failureWindow.components.seconds),
+                .retryAfter: String(retryAfter.components.seconds),
                 .contentType: "text/plain; charset=utf-8", .cacheControl: "no-store",
             ],
-            body: ResponseBody(
-                byteBuffer: ByteBuffer(string: "too many failed logins from this address; retry later\n")))
+            body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
     }
 
     static var unauthorized: Response {

@@ -8,10 +8,15 @@ import NIOCore
 /// ("open port 443 to the internet"). So a connection that sends nothing is closed after `idleTimeout`, no more than
 /// `maximumConnections` are open at once (more wait in the listen backlog, unaccepted), and requests are small:
 /// only `POST /api/v1/silences` reads a body, so a declared body above `maximumBodyBytes` (or one of no declared
-/// length) is refused with 413, and headers are capped.
+/// length) is refused with 413, and headers are capped. Once half the connections it can take are open, a connection
+/// without a request under way is closed after `busyIdleTimeout` instead (`EndpointLoad`).
 public struct EndpointLimits: Sendable, Hashable {
     /// How long a connection may stay without a request before the server closes it.
     public var idleTimeout: Duration
+    /// How long a connection may stay without a request while the endpoint is busy (half its slots taken): long
+    /// enough for any client that means to send one, short enough that `/healthz` gets a slot within a second through
+    /// a flood of idle connections.
+    public var busyIdleTimeout: Duration
     /// The most connections served at once (a burst of connects accepted in one read may pass it by a few).
     public var maximumConnections: Int
     /// The largest request body accepted: 16 KiB holds a silence naming a few hundred domains.
@@ -25,9 +30,11 @@ public struct EndpointLimits: Sendable, Hashable {
 
     public init(
         idleTimeout: Duration = .seconds(30), maximumConnections: Int = 64, maximumBodyBytes: Int = 16 * 1024,
-        maximumHeaderBytes: Int = 16 * 1024, maximumHeaderFields: Int = 64, descriptorReserve: Int = 32
+        maximumHeaderBytes: Int = 16 * 1024, maximumHeaderFields: Int = 64, descriptorReserve: Int = 32,
+        busyIdleTimeout: Duration = .milliseconds(500)
     ) {
         self.idleTimeout = idleTimeout
+        self.busyIdleTimeout = busyIdleTimeout
         self.maximumConnections = maximumConnections
         self.descriptorReserve = descriptorReserve
         self.maximumBodyBytes = maximumBodyBytes
@@ -38,15 +45,17 @@ public struct EndpointLimits: Sendable, Hashable {
     /// The daemon's limits: 64 connections at most (the unit's `LimitNOFILE` counts them in), 30 s idle.
     public static let standard = EndpointLimits()
 
-    /// Hummingbird's HTTP/1 server with the idle timeout and header caps.
-    var server: HTTPServerBuilder {
-        let timeout = TimeAmount(idleTimeout)
-        return .http1(
-            configuration: HTTP1Channel.Configuration(
-                idleTimeout: timeout,
-                httpDecoderConfiguration: .init(
-                    maxHeaderFieldSize: maximumHeaderBytes, maxHeaderListSize: maximumHeaderBytes,
-                    maxHeaderFieldCount: maximumHeaderFields)))
+    /// Hummingbird's HTTP/1 server with the idle timeout and header caps, each connection watched by an
+    /// `EndpointConnectionHandler` sharing `load`.
+    func server(load: EndpointLoad) -> HTTPServerBuilder {
+        let configuration = HTTP1Channel.Configuration(
+            idleTimeout: TimeAmount(idleTimeout),
+            httpDecoderConfiguration: .init(
+                maxHeaderFieldSize: maximumHeaderBytes, maxHeaderListSize: maximumHeaderBytes,
+                maxHeaderFieldCount: maximumHeaderFields))
+        return HTTPServerBuilder { responder in
+            EndpointChannel(http1: HTTP1Channel(responder: responder, configuration: configuration), load: load)
+        }
     }
 }
 

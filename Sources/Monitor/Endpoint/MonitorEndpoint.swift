@@ -52,14 +52,13 @@ public struct MonitorEndpoint: Service {
             logger.warning(
                 "the endpoint listens beyond loopback and has no authentication", metadata: ["listen": "\(listen)"])
         }
+        let load = EndpointLoad(limits: limits, logger: logger)
         let application = Application(
             router: EndpointRoutes.router(sources: sources, logger: logger, limits: limits, listen: listen),
-            server: limits.server,
+            server: limits.server(load: load),
             configuration: ApplicationConfiguration(
                 address: .hostname(listen.host, port: listen.port), serverName: "aasa-monitor",
-                availableConnectionsDelegate: EndpointConnectionGate(
-                    maximumConnections: limits.maximumConnections, descriptorReserve: limits.descriptorReserve,
-                    logger: logger)),
+                availableConnectionsDelegate: EndpointConnectionGate(load: load)),
             onServerRunning: { channel in
                 let bound = channel.localAddress
                 await onListening(

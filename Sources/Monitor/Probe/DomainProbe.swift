@@ -102,6 +102,8 @@ public struct DomainProbe: Sendable {
             let response = try await engine.perform(request)
             return FetchObservation(response: response, userAgent: userAgent, viaConnectTo: viaConnectTo)
         } catch let failure as HTTPFailure {
+            // The engine kept its descriptor reserve: this process's trouble, even if it is over once the check ends.
+            if failure.descriptorShortage != nil { LocalResources.noteFault(at: Date()) }
             return FetchObservation(failure: failure, userAgent: userAgent, viaConnectTo: viaConnectTo)
         } catch {
             return FetchObservation(

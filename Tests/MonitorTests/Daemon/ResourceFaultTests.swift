@@ -34,6 +34,36 @@ struct ResourceFaultTests {
         return false
     }
 
+    @Test("below its descriptor reserve the engine opens no socket: checks are discarded as monitor.resources")
+    func engineKeepsReserve() async throws {
+        let fixture = try DaemonFixture()
+        try await fixture.withServers(domains: Self.domains) { origin, cdn, _, ca in
+            try fixture.writeConfiguration(domains: Self.domains, origin: origin, cdn: cdn, caFile: ca)
+            let probe = try Self.start(fixture, limit: 1024)
+            try await eventually("first checks", log: probe) {
+                try await DaemonTests.checks(fixture, domain: Self.domains[2]).count >= 2
+            }
+            let needed = try Self.openDescriptors(probe.pid)
+            probe.send(SIGTERM)
+            #expect(try await probe.waitForExit() == 0)
+
+            // 6 descriptors spare (more while no check holds any), fewer than the engine's reserve (16): enough for
+            // libcurl to connect, which it did before the reserve, and every check passed.
+            let daemon = try Self.start(fixture, limit: needed + 6)
+            try await eventually("a check is discarded for want of descriptors (or the daemon died)", log: daemon) {
+                !daemon.isRunning || daemon.standardError.contains("check discarded: this process lacks resources")
+            }
+            guard try await Self.stillRunning(daemon) else { return }
+            #expect(daemon.standardError.contains("file descriptors are free"), "the reason names the descriptors")
+            daemon.send(SIGTERM)
+            #expect(try await daemon.waitForExit() == 0)
+            for domain in Self.domains {
+                let runs = try await DaemonTests.checks(fixture, domain: domain).runs
+                #expect(runs.map(\.verdict).allSatisfy { $0 == "ready" }, "\(domain): \(runs.map(\.verdict))")
+            }
+        }
+    }
+
     @Test("idle local connections cannot use up the daemon's descriptors: the endpoint holds them back, checks go on")
     func descriptorsExhausted() async throws {
         let fixture = try DaemonFixture()
