@@ -66,9 +66,14 @@ public enum RFC3339 {
         } else {
             throw RFC3339Error(text, "expected Z or an offset like +02:00 after the seconds")
         }
-        let daysSince1970 = daysFromCivil(year: year, month: month, day: day)
-        let seconds = daysSince1970 * 86_400 + hour * 3_600 + minute * 60 + second - offsetSeconds
-        return Date(timeIntervalSince1970: Double(seconds) + fraction)
+        // Every field is in its range by now, so the calendar has nothing to roll over.
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(secondsFromGMT: 0)!
+        let components = DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+        guard let base = calendar.date(from: components) else {
+            throw RFC3339Error(text, "expected a time like 2026-11-21T19:12:03Z")
+        }
+        return base.addingTimeInterval(fraction - Double(offsetSeconds))
     }
 
     static func daysIn(month: Int, year: Int) -> Int {
@@ -77,16 +82,6 @@ public enum RFC3339 {
         case 4, 6, 9, 11: 30
         default: 31
         }
-    }
-
-    /// Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's `days_from_civil`).
-    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let shiftedYear = month <= 2 ? year - 1 : year
-        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
-        let yearOfEra = shiftedYear - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 }
 

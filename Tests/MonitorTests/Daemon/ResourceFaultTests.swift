@@ -27,6 +27,18 @@ struct ResourceFaultTests {
 
     /// Whether the daemon still runs; when not, records its exit as a failure: no exit is acceptable here, whatever
     /// its cause (it once trapped in libdispatch, issue 26 §1).
+    /// How many descriptors the daemon needs once its checks have run: a daemon without a limit, measured.
+    static func descriptorsNeeded(_ fixture: DaemonFixture) async throws -> Int {
+        let probe = try Self.start(fixture, limit: 1024)
+        try await eventually("first checks", log: probe) {
+            try await DaemonTests.checks(fixture, domain: Self.domains[2]).count >= 2
+        }
+        let needed = try Self.openDescriptors(probe.pid)
+        probe.send(SIGTERM)
+        #expect(try await probe.waitForExit() == 0)
+        return needed
+    }
+
     static func stillRunning(_ daemon: RunningMonitor) async throws -> Bool {
         guard !daemon.isRunning else { return true }
         let status = try await daemon.waitForExit()
@@ -39,13 +51,7 @@ struct ResourceFaultTests {
         let fixture = try DaemonFixture()
         try await fixture.withServers(domains: Self.domains) { origin, cdn, _, ca in
             try fixture.writeConfiguration(domains: Self.domains, origin: origin, cdn: cdn, caFile: ca)
-            let probe = try Self.start(fixture, limit: 1024)
-            try await eventually("first checks", log: probe) {
-                try await DaemonTests.checks(fixture, domain: Self.domains[2]).count >= 2
-            }
-            let needed = try Self.openDescriptors(probe.pid)
-            probe.send(SIGTERM)
-            #expect(try await probe.waitForExit() == 0)
+            let needed = try await Self.descriptorsNeeded(fixture)
 
             // 6 descriptors spare (more while no check holds any), fewer than the engine's reserve (16): enough for
             // libcurl to connect, which it did before the reserve, and every check passed.
@@ -69,14 +75,7 @@ struct ResourceFaultTests {
         let fixture = try DaemonFixture()
         try await fixture.withServers(domains: Self.domains) { origin, cdn, _, ca in
             try fixture.writeConfiguration(domains: Self.domains, origin: origin, cdn: cdn, caFile: ca)
-            // How many descriptors the daemon needs once its checks have run.
-            let probe = try Self.start(fixture, limit: 1024)
-            try await eventually("first checks", log: probe) {
-                try await DaemonTests.checks(fixture, domain: Self.domains[2]).count >= 2
-            }
-            let needed = try Self.openDescriptors(probe.pid)
-            probe.send(SIGTERM)
-            #expect(try await probe.waitForExit() == 0)
+            let needed = try await Self.descriptorsNeeded(fixture)
 
             // 20 descriptors spare, fewer than the endpoint's reserve (32): it serves one connection at a time.
             let daemon = try Self.start(fixture, limit: needed + 20)
