@@ -63,6 +63,15 @@ public enum Daemon {
             return 2
         }
         if let note = directory.note { logger.warning("\(note)") }
+        // Before the database is opened: a second daemon on this directory leaves it as it found it.
+        let lock: StateDirectoryLock
+        do {
+            lock = try StateDirectoryLock(directory: directory.path)
+        } catch {
+            logger.critical("\(error)")
+            return 2
+        }
+        defer { withExtendedLifetime(lock) {} }
         let store: MonitorStore
         let book: [String: BookEntry]
         do {

@@ -1,3 +1,5 @@
+import Foundation
+import NIOCore
 import ServiceLifecycle
 import Synchronization
 
@@ -69,7 +71,7 @@ struct GatedEndpoint: Service, CustomStringConvertible {
             try await endpoint({ _ in gate.open() }).run()
         } catch {
             if gate.isOpen { throw error }
-            let reason = "cannot listen on \(listen): \(error)"
+            let reason = Self.bindFailure(error, listen: listen)
             gate.fail(reason)
             throw EndpointBindError(reason: reason)
         }
@@ -77,6 +79,21 @@ struct GatedEndpoint: Service, CustomStringConvertible {
     }
 
     var description: String { "endpoint \(listen)" }
+
+    /// Why `listen` could not be bound, in words for people; other errors as NIO says them.
+    static func bindFailure(_ error: any Error, listen: ListenAddress) -> String {
+        let code = (error as? IOError)?.errnoCode
+        switch code {
+        case EADDRINUSE?:
+            return "\(listen) is in use by another program: stop it, or choose another listen address"
+        case EACCES?:
+            return "cannot listen on \(listen): ports below 1024 need privileges; choose a port of 1024 or above"
+        case EADDRNOTAVAIL?:
+            return "cannot listen on \(listen): it is not an address of this machine; use 127.0.0.1 or one it has"
+        default:
+            return "cannot listen on \(listen): \(error)"
+        }
+    }
 }
 
 /// The endpoint could not listen: the address is taken, not local, or not permitted.
