@@ -15,7 +15,10 @@ public final class StateDirectoryLock: Sendable {
     /// Takes the lock on `directory`, or throws naming the daemon that holds it.
     public init(directory: String) throws(StateDirectoryLockError) {
         let path = (directory as NSString).appendingPathComponent(Self.fileName)
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o640)
+        // Readable by all (it holds a pid), so a lock left by another user (a from-source run as root) can still be
+        // taken read-only: the database's own check then names the files to hand over (`UnwritableState`).
+        var descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        if descriptor < 0, errno == EACCES { descriptor = open(path, O_RDONLY | O_CLOEXEC) }
         guard descriptor >= 0 else {
             throw StateDirectoryLockError(
                 message: "cannot open \(path) to lock the state directory: \(String(cString: strerror(errno))); "
@@ -33,9 +36,9 @@ public final class StateDirectoryLock: Sendable {
                 message: "another daemon (\(holder.map { "pid \($0)" } ?? "pid unknown")) uses the state directory "
                     + "\(directory); stop it first, or give this one a state_dir of its own")
         }
+        // Read-only (another user's file) the pid is not written; the lock holds all the same.
         let text = "\(getpid())\n"
-        ftruncate(descriptor, 0)
-        _ = text.withCString { pwrite(descriptor, $0, strlen($0), 0) }
+        if ftruncate(descriptor, 0) == 0 { _ = text.withCString { pwrite(descriptor, $0, strlen($0), 0) } }
         self.descriptor = descriptor
     }
 
