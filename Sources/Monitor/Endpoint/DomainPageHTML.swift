@@ -47,7 +47,7 @@ enum DomainPageHTML {
         html.time(status.certificate.notAfter, now: now)
         html.raw("</dd><dt>Alerts</dt><dd>")
         if let silence = status.silenced {
-            html.text(silence.text)
+            html.text("nothing about it is sent: " + silence.text)
             html.raw("<br>")
         }
         if status.alerts.isEmpty { html.raw("none") }
@@ -58,6 +58,8 @@ enum DomainPageHTML {
             html.time(alert.passingSince ?? alert.since, now: now)
             // A flapping alert is held open: say until when, as `status` does.
             if let flapping = StatusText.flappingText(alert) { html.text("; " + flapping) }
+            // Each silence that mutes this alert, and only this alert's: a code's silence leaves the others told.
+            for silence in alert.silencedBy { html.text("; not sent: " + silence.text) }
         }
         html.raw("</dd></dl></section>")
     }

@@ -318,7 +318,7 @@ enum OpenAPIDocument {
                         "type": "null"
                       }
                     ],
-                    "description": "The silence in force over the domain, null when none."
+                    "description": "The silence in force over everything about the domain (one without a code), null when none; a silence of one code shows on the alerts it mutes (silenced_by)."
                   }
                 },
                 "required": [
@@ -506,6 +506,13 @@ enum OpenAPIDocument {
                       "null"
                     ],
                     "format": "date-time"
+                  },
+                  "silenced_by": {
+                    "type": "array",
+                    "items": {
+                      "$ref": "#/components/schemas/Silence"
+                    },
+                    "description": "Every silence in force that mutes this alert, the one ending last first."
                   }
                 },
                 "required": [
@@ -516,7 +523,8 @@ enum OpenAPIDocument {
                   "since",
                   "flapping",
                   "passing_since",
-                  "held_until"
+                  "held_until",
+                  "silenced_by"
                 ],
                 "additionalProperties": false
               },

@@ -198,7 +198,7 @@ enum StatusPageHTML {
             html.age(status?.certificate.notAfter, now: page.now)
             html.raw(#"</td><td data-label="Alerts">"#)
             html.text(openAlerts(status?.alerts ?? []))
-            if let silence = status?.silenced { html.text("; " + silence.text) }
+            if let silence = status?.silenced { html.text("; nothing sent: " + silence.text) }
             html.raw("</td></tr>")
         }
         html.raw("</tbody></table></div>")
@@ -257,7 +257,9 @@ enum StatusPageHTML {
         var counts: [String: Int] = [:]
         var order: [String] = []
         for alert in alerts where alert.isOpen {
-            let key = "\(alert.code) \(alert.state ?? "unknown")" + (alert.flapping ? " (flapping)" : "")
+            let key =
+                "\(alert.code) \(alert.state ?? "unknown")" + (alert.flapping ? " (flapping)" : "")
+                + (alert.silencedBy.first.map { " (silenced until \(RFC3339.string($0.endsAt ?? .distantPast)))" } ?? "")
             if counts[key] == nil { order.append(key) }
             counts[key, default: 0] += 1
         }

@@ -39,9 +39,7 @@ public struct StatusPageReader: Sendable {
             (
                 name: name,
                 status: states[name].map { state in
-                    statusReader.domainStatus(
-                        state, alerts: alerts[name] ?? [],
-                        silenced: allSilences.active(for: name, at: now).map { SilenceStatus($0, now: now) })
+                    statusReader.domainStatus(state, alerts: alerts[name] ?? [], silences: allSilences, now: now)
                 }
             )
         }
@@ -72,10 +70,9 @@ public struct StatusPageReader: Sendable {
         let state = try await store.domainState(name)
         var status: DomainStatus?
         if let state {
-            let silenced = (try await store.silences(at: now) + silences).active(for: name, at: now)
             status = StatusReader(store: store).domainStatus(
                 state, alerts: try await store.alertStates(domain: name),
-                silenced: silenced.map { SilenceStatus($0, now: now) })
+                silences: try await store.silences(at: now) + silences, now: now)
         }
         let (difference, note) = try await difference(state)
         return DomainPage(

@@ -37,9 +37,7 @@ public struct StatusReader: Sendable {
         return StatusSnapshot(
             daemon: daemonStatus(try await store.heartbeat(), now: now),
             domains: states.map {
-                domainStatus(
-                    $0, alerts: alerts[$0.domain] ?? [],
-                    silenced: silences.active(for: $0.domain, at: now).map { SilenceStatus($0, now: now) })
+                domainStatus($0, alerts: alerts[$0.domain] ?? [], silences: silences, now: now)
             },
             outbox: OutboxStatus(
                 counts: try await store.outboxCounts(), nextAttempt: try await store.nextAttemptTime(),
@@ -67,12 +65,16 @@ public struct StatusReader: Sendable {
             heartbeatAge: age)
     }
 
+    /// The domain as `status` shows it at `now`: each alert with every silence in force that mutes it, and the
+    /// domain with the silence over everything about it (one without a code), if any.
     func domainStatus(
-        _ state: DomainState, alerts: [StoredAlertState], silenced: SilenceStatus? = nil
+        _ state: DomainState, alerts: [StoredAlertState], silences: [Silence] = [], now: Date = Date()
     )
         -> DomainStatus
     {
-        DomainStatus(
+        let active = silences.filter { $0.isActive(at: now) && $0.covers(domain: state.domain) }
+        let wholeDomain = active.filter { $0.code == nil }.max { $0.endsAt < $1.endsAt }
+        return DomainStatus(
             domain: state.domain, verdict: state.verdict, since: state.verdictSince, lastCheck: state.lastCheck,
             lastDuration: state.lastDuration,
             findings: FindingStatus.causesFirst(
@@ -88,7 +90,13 @@ public struct StatusReader: Sendable {
                 lastPropagationDelay: state.lastPropagationDelay,
                 propagationPendingSince: state.pendingPropagation?.changedAt),
             certificate: CertificateStatus(notAfter: state.certificateNotAfter),
-            alerts: alerts.map(alertStatus), silenced: silenced)
+            alerts: alerts.map { alert in
+                var status = alertStatus(alert)
+                status.silencedBy = active.filter { $0.mutes(alert.identity) }.sorted { $0.endsAt > $1.endsAt }
+                    .map { SilenceStatus($0, now: now) }
+                return status
+            },
+            silenced: wholeDomain.map { SilenceStatus($0, now: now) })
     }
 
     func alertStatus(_ alert: StoredAlertState) -> AlertStatus {

@@ -44,8 +44,9 @@ public struct DomainStatus: Sendable, Hashable, Encodable {
     public var cdn: CDNStatus
     public var certificate: CertificateStatus
     public var alerts: [AlertStatus]
-    /// The silence in force over the domain (the one ending last), `null` when none: its alerts run as usual but
-    /// nothing is sent.
+    /// The silence in force over everything about the domain (no code; the one ending last), `null` when none: its
+    /// alerts run as usual but nothing is sent. A silence of one code is shown only on the alerts it mutes
+    /// (`AlertStatus.silencedBy`), never here: it does not silence the domain's other alerts.
     @NullWhenAbsent public var silenced: SilenceStatus?
 
     enum CodingKeys: String, CodingKey {
@@ -121,6 +122,9 @@ public struct AlertStatus: Sendable, Hashable, Encodable {
     @RFC3339Time public var heldUntil: Date? = nil
     /// For the words of a flapping alert (not in JSON): what the stored state says of its hold.
     public var flapHold: FlapHold? = nil
+    /// Every silence in force that mutes this alert (`silenced_by`), the one ending last first; empty when a
+    /// receiver would be told of it.
+    public var silencedBy: [SilenceStatus] = []
 
     /// How a flapping alert is held: its firings within the window, the window and how long it must pass, in
     /// seconds (`nil` in states written before they were kept).
@@ -134,6 +138,7 @@ public struct AlertStatus: Sendable, Hashable, Encodable {
         case code, source, subject, state, since, flapping
         case passingSince = "passing_since"
         case heldUntil = "held_until"
+        case silencedBy = "silenced_by"
     }
 }
 

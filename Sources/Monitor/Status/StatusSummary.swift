@@ -2,8 +2,8 @@ import Foundation
 import MonitorCore
 
 /// What `status` prints without a domain: the daemon, the monitor's own conditions, the counts by verdict, the
-/// silences in force and the domains with problems (worst first, at most a screenful), then the outbox. A fleet
-/// small enough to fit is listed whole, as before.
+/// silences in force and the domains with problems (worst first, at most a screenful), then the outbox. Ready
+/// domains are only counted, however small the fleet: `status --all` or `status DOMAIN` prints them.
 ///
 /// Its cost follows what it prints, not the fleet: counts come from `DomainListing` (names and verdicts only), and
 /// only the listed domains' states are decoded, so it answers at 100,000 domains as at ten.
@@ -15,7 +15,7 @@ public struct StatusSummary: Sendable {
     public var counts: [ListedVerdict: Int]
     /// The silences in force now, stored and configured (maintenance windows).
     public var silences: [SilenceStatus]
-    /// The domains shown in full: those with problems, worst first (every domain when all fit).
+    /// The domains shown in full: those with problems, worst first, never a ready one.
     public var domains: [DomainStatus]
     /// The configured domains shown that were not checked yet, by name.
     public var notChecked: [String]
@@ -43,8 +43,7 @@ extension StatusReader {
         let limit = max(limit, 1)
         let problems = try await listing.page(
             DomainListing.Query(verdicts: Set(ListedVerdict.allCases.filter(\.isProblem)), limit: limit))
-        let fits = problems.countAll <= limit
-        let rows = fits ? try await listing.page(DomainListing.Query(limit: limit)).rows : problems.rows
+        let rows = problems.rows
         let names = rows.filter { $0.verdict != .notChecked }.map(\.domain)
         let states = try await store.domainStates(named: names)
         let alerts = Dictionary(grouping: try await store.alertStates(domains: names), by: \.identity.domain)
@@ -56,13 +55,11 @@ extension StatusReader {
             silences: silences.filter { $0.isActive(at: now) }.map { SilenceStatus($0, now: now) },
             domains: names.compactMap { name in
                 states[name].map { state in
-                    domainStatus(
-                        state, alerts: alerts[name] ?? [],
-                        silenced: silences.active(for: name, at: now).map { SilenceStatus($0, now: now) })
+                    domainStatus(state, alerts: alerts[name] ?? [], silences: silences, now: now)
                 }
             },
             notChecked: rows.filter { $0.verdict == .notChecked }.map(\.domain).sorted(),
-            moreProblems: fits ? 0 : problems.total - rows.count,
+            moreProblems: problems.total - rows.count,
             outbox: OutboxStatus(
                 counts: try await store.outboxCounts(), nextAttempt: try await store.nextAttemptTime(),
                 failingWebhooks: try await store.failingWebhooks()))

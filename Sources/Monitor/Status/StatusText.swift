@@ -44,7 +44,9 @@ public enum StatusText {
                 + "  (last check \(time(domain.lastCheck)))"
         ]
         // Said first: whoever reads the alerts below must know nobody is told of them.
-        if let silence = domain.silenced { lines.append("  \(silence.text) (silence \(silence.id))") }
+        if let silence = domain.silenced {
+            lines.append("  nothing about it is sent: \(silence.text) (silence \(silence.id))")
+        }
         lines.append("  cdn: " + cdnText(domain.cdn))
         if let notAfter = domain.certificate.notAfter {
             lines.append("  certificate expires \(notAfter.rfc3339)")
@@ -58,7 +60,11 @@ public enum StatusText {
                     + " since \(time(finding.since)): \(finding.message)")
             if let cause = finding.causedBy { lines.append("\(indent)    \(cause.text)") }
         }
-        for alert in domain.alerts { lines.append("  " + alertText(alert)) }
+        for alert in domain.alerts {
+            lines.append("  " + alertText(alert))
+            // Under the alert it mutes, each silence: a silence of one code says nothing about the other alerts.
+            for silence in alert.silencedBy { lines.append("    not sent: \(silence.text) (silence \(silence.id))") }
+        }
         return lines
     }
 

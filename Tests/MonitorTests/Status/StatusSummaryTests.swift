@@ -50,10 +50,11 @@ struct StatusSummaryTests {
             #expect(text.contains("… and 9 more with problems (status --all)"))
             #expect(text.hasSuffix("outbox: 0 pending, 0 retrying, 0 dead"))
 
-            // A fleet that fits is listed whole, ready domains too, as status always did.
+            // A fleet that fits lists its problems only: ready domains are counted, never printed (issue 35 item 4).
             let wide = try await reader.summary(now: R.at(1), configured: configured, limit: 100)
-            #expect(wide.domains.count == 43)
-            #expect(wide.domains.map(\.verdict).suffix(11) == [.cdnStale] + Array(repeating: .ready, count: 10))
+            #expect(wide.domains.count == 33)
+            #expect(wide.domains.map(\.verdict).suffix(4) == [.originBroken] + Array(repeating: .cdnStale, count: 3))
+            #expect(!StatusText.render(wide).contains("r00.test"))
             #expect(wide.notChecked == ["new.test"])
             #expect(StatusText.render(wide).contains("configured, not checked yet: new.test"))
             #expect(!StatusText.render(wide).contains("(status --all)"))
@@ -96,5 +97,27 @@ struct StatusSummaryTests {
         #expect(json.status == 0, "\(json.error)")
         let root = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
         #expect((root["domains"] as? [[String: Any]])?.count == 43)
+    }
+
+    @Test("the binary: a small fleet's summary prints its problems only, ready domains counted (issue 35 item 4)")
+    func smallFleetBinary() async throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = try await MonitorStore.open(directory: directory)
+        try await store.record(
+            report: R.report(domain: "stale.test", at: 0, origin: "sha256:a", cdn: "sha256:b", verdict: .cdnStale))
+        for index in 0..<13 {
+            try await store.record(
+                report: R.report(
+                    domain: String(format: "r%02d.test", index), at: 0, origin: "sha256:a", cdn: "sha256:a"))
+        }
+        try store.close()
+
+        let summary = try await MonitorBinary.run(["status", "--state-dir", directory])
+        #expect(summary.status == 0, "\(summary.error)")
+        #expect(summary.output.contains("domains: 14 (1 cdn_stale, 13 ready)"), "\(summary.output)")
+        #expect(summary.output.contains("cdn_stale  stale.test  since"), "\(summary.output)")
+        #expect(!summary.output.contains("r00.test"), "\(summary.output)")
+        #expect(!summary.output.contains("ready  "), "\(summary.output)")
     }
 }
