@@ -1,6 +1,10 @@
 /// The pure reader: bytes in, claims out. The bundle and archive readers (`AppReader`) call these for each
 /// executable and for `.entitlements` files; tests and the `check --app` integration may call them directly.
 public enum AppClaimsParser {
+    /// The most associated-domains entries one binary may carry. Apps claim a handful to a few dozen; every entry
+    /// becomes a watched domain, so a signed list of 100,000 would make 100,000 checks.
+    public static let maximumDomainEntries = 1_000
+
     /// The claims of one Mach-O executable (thin or universal) held in memory.
     public static func binary(
         _ bytes: [UInt8], path: String, role: BinaryRole = .app, bundleIdentifier: String? = nil
@@ -30,7 +34,7 @@ public enum AppClaimsParser {
                     + "bundle ID)")
         }
         let entitlements = try PropertyListReader.dictionary(bytes, what: "the entitlements file")
-        var result = build(
+        var result = try build(
             entitlements: entitlements, path: path, role: .app, bundleIdentifier: nil, architectures: [],
             origin: .file, overridingAppID: parsed)
         result.findings.removeAll { $0.code == .noEntitlements }
@@ -45,12 +49,13 @@ public enum AppClaimsParser {
         claims: [DomainClaim], findings: [ClaimFinding]
     ) {
         var claims: [DomainClaim] = []
+        var seen: Set<DomainClaim> = []
         var findings: [ClaimFinding] = []
         for entry in entries {
             let parsed = DomainClaimParser.parse(entry)
             findings += parsed.findings
             if let claim = parsed.claim {
-                if !claims.contains(claim) { claims.append(claim) }
+                if seen.insert(claim).inserted { claims.append(claim) }
                 if claim.mode.needsDevelopmentBuild {
                     findings.append(
                         isDevelopment
@@ -99,7 +104,7 @@ public enum AppClaimsParser {
         guard let first = read.first else {
             throw AppClaimsError(.malformed, "the file has no slice")
         }
-        var result = build(
+        var result = try build(
             entitlements: first.entitlements ?? [:], path: path, role: role, bundleIdentifier: bundleIdentifier,
             architectures: read.map(\.architecture), origin: first.origin, overridingAppID: nil)
         for other in read.dropFirst() where other.entitlements != first.entitlements {
@@ -112,8 +117,10 @@ public enum AppClaimsParser {
                         + "\(first.architecture) (\(keys.joined(separator: ", "))); every slice must claim the same"))
             // Check every domain any slice claims: the union, in order.
             let entries = other.entitlements?[Entitlement.associatedDomains]?.stringArray ?? []
+            try checkEntryCount(entries.count, of: "slice \(other.architecture)")
             let extra = domainClaims(entries, isDevelopment: result.isDevelopment).claims
-            for claim in extra where !result.claims.contains(claim) { result.claims.append(claim) }
+            var known = Set(result.claims)
+            for claim in extra where known.insert(claim).inserted { result.claims.append(claim) }
         }
         return result
     }
@@ -121,7 +128,7 @@ public enum AppClaimsParser {
     private static func build(
         entitlements: [String: EntitlementValue], path: String, role: BinaryRole, bundleIdentifier: String?,
         architectures: [String], origin: EntitlementsOrigin?, overridingAppID: AppID?
-    ) -> BinaryClaims {
+    ) throws(AppClaimsError) -> BinaryClaims {
         var findings: [ClaimFinding] = []
         let isDevelopment = entitlements[Entitlement.getTaskAllow]?.boolValue == true
         let signedAppID =
@@ -135,6 +142,7 @@ public enum AppClaimsParser {
         var claims: [DomainClaim] = []
         if let domains = entitlements[Entitlement.associatedDomains] {
             if let entries = domains.stringArray {
+                try checkEntryCount(entries.count, of: nil)
                 (claims, findings) = domainClaims(entries, isDevelopment: isDevelopment)
             } else {
                 findings.append(
@@ -165,6 +173,18 @@ public enum AppClaimsParser {
             path: path, role: role, bundleIdentifier: bundleIdentifier, appID: appID, teamID: teamID,
             isDevelopment: isDevelopment, architectures: architectures, entitlementsOrigin: origin, claims: claims,
             findings: findings, entitlements: entitlements)
+    }
+}
+
+extension AppClaimsParser {
+    /// Refuses more associated-domains entries than `maximumDomainEntries`, before any is parsed.
+    static func checkEntryCount(_ count: Int, of slice: String?) throws(AppClaimsError) {
+        guard count > maximumDomainEntries else { return }
+        throw AppClaimsError(
+            .tooLarge,
+            "\(Entitlement.associatedDomains)\(slice.map { " of \($0)" } ?? "") lists \(count) entries; at most "
+                + "\(maximumDomainEntries) are read, since each becomes a watched domain: check that this is the "
+                + "build you mean, and claim only the domains the app serves")
     }
 }
 

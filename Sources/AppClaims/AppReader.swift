@@ -13,9 +13,31 @@ public enum AppReader {
     /// which names no app, and refused for anything else, which names its own.
     public static func read(path: String, appID: String? = nil) throws(AppClaimsError) -> AppReport {
         do {
-            return try readUnlocated(path: path, appID: appID)
+            let report = try readUnlocated(path: path, appID: appID)
+            try checkDomainCount(report)
+            return report
         } catch {
             throw error.located(file: path, member: nil)
+        }
+    }
+
+    /// The most distinct domains one app file may claim across all its binaries: each is watched (`apps:`) or
+    /// checked (`check --app`). Each binary carries at most `AppClaimsParser.maximumDomainEntries` entries, but an
+    /// app has up to `BundleWalker.maximumBinaries` binaries.
+    public static let maximumClaimedDomains = 1_000
+
+    private static func checkDomainCount(_ report: AppReport) throws(AppClaimsError) {
+        var domains: Set<String> = []
+        for binary in report.binaries {
+            for claim in binary.claims {
+                domains.insert(claim.readDomain)
+                guard domains.count <= maximumClaimedDomains else {
+                    throw AppClaimsError(
+                        .tooLarge,
+                        "its binaries claim more than \(maximumClaimedDomains) domains (\(binary.path) passes the "
+                            + "bound); each would be watched: check that this is the app you mean")
+                }
+            }
         }
     }
 

@@ -16,16 +16,22 @@ struct ZIPStore: BundleStore {
     static let maximumExecutableSize: UInt64 = 8 << 30
     /// What an executable's stream may keep: load commands, SuperBlob index and entitlements blobs.
     static let maximumKeptBytes = 64 << 20
+    /// What all reads of one archive may inflate together, every entry and every pass counted. One pass over
+    /// each executable is the rule, but a universal binary whose slices point backwards needs a pass per slice
+    /// (up to 4 of an 8 GiB executable): the budget stops that at the size of one largest executable.
+    static let inflateBudget: UInt64 = 8 << 30
     /// Inflation buffer: large enough that the first chunk holds a Mach-O header and its load commands.
     static let chunkSize = 256 << 10
 
     private let archive: Archive
+    private let inflated: InflateCounter
     private let entries: [String: Entry]
     private let directories: [String: Set<String>]
 
     /// Opens `path`, checking first that it is a ZIP archive at all (ZIPFoundation would otherwise scan the whole
     /// file backwards for an end-of-central-directory record), then indexing and checking every entry name.
-    init(path: String) throws(AppClaimsError) {
+    init(path: String, inflateBudget: UInt64 = ZIPStore.inflateBudget) throws(AppClaimsError) {
+        inflated = InflateCounter(budget: inflateBudget)
         let file = try FileByteSource(path: path)
         // The end-of-central-directory record (22 bytes and a comment of at most 65535) ends the file.
         let tailLength = min(file.count, 22 + 65_535)
@@ -116,6 +122,7 @@ struct ZIPStore: BundleStore {
         var bytes: [UInt8] = []
         do {
             _ = try archive.extract(entry, bufferSize: Self.chunkSize, skipCRC32: false) { chunk in
+                try inflated.add(chunk.count)
                 guard bytes.count + chunk.count <= limit, bytes.count + chunk.count <= Int(entry.uncompressedSize)
                 else { throw StreamStop.overflow }
                 bytes.append(contentsOf: chunk)
@@ -124,6 +131,8 @@ struct ZIPStore: BundleStore {
             throw AppClaimsError(
                 .tooLarge,
                 "inflates past the \(entry.uncompressedSize) bytes its header declares (a deflate bomb?); not read")
+        } catch StreamStop.budget {
+            throw inflated.exhausted()
         } catch {
             throw AppClaimsError(.malformed, "cannot be inflated (\(error))")
         }
@@ -144,6 +153,7 @@ struct ZIPStore: BundleStore {
         for _ in 0..<4 {
             do {
                 _ = try archive.extract(entry, bufferSize: Self.chunkSize, skipCRC32: true) { chunk in
+                    try inflated.add(chunk.count)
                     try stream.consume(chunk)
                 }
             } catch StreamStop.done {
@@ -154,6 +164,8 @@ struct ZIPStore: BundleStore {
                 throw AppClaimsError(
                     .tooLarge, "asks to keep more than \(Self.maximumKeptBytes) bytes of headers and signature")
             } catch StreamStop.again {
+            } catch StreamStop.budget {
+                throw inflated.exhausted()
             } catch let error as AppClaimsError {
                 throw error
             } catch {
@@ -186,6 +198,32 @@ private enum StreamStop: Error {
     case again
     /// The kept ranges exceed `maximumKeptBytes`.
     case kept
+    /// The archive's reads together passed `ZIPStore.inflateBudget`.
+    case budget
+}
+
+/// What one archive's reads have inflated so far, against its budget. A class: `BundleStore`'s reads are not
+/// mutating, and every read of the archive counts against the one total.
+private final class InflateCounter {
+    let budget: UInt64
+    private(set) var bytes: UInt64 = 0
+
+    init(budget: UInt64) { self.budget = budget }
+
+    func add(_ count: Int) throws {
+        bytes += UInt64(count)
+        guard bytes <= budget else { throw StreamStop.budget }
+    }
+
+    /// The error of the read that passed the budget (the walker names the entry).
+    func exhausted() -> AppClaimsError {
+        AppClaimsError(
+            .tooLarge,
+            "reading it would inflate more than "
+                + (budget >= 1 << 30 ? "\(budget >> 30) GiB" : "\(budget) bytes") + " of this archive in all, every "
+                + "entry and every pass counted; an app needs one pass per executable, so this archive is not read "
+                + "further: export it again from Xcode, or check the app folder or its executable instead")
+    }
 }
 
 /// One executable streaming through: keeps the ranges the Mach-O reader asks for, re-asks it whenever a range

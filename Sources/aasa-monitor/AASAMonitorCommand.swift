@@ -1,6 +1,8 @@
 import ArgumentParser
+import Foundation
 import HTTPEngine
 import Monitor
+import MonitorCore
 
 #if canImport(Glibc)
     import Glibc
@@ -12,6 +14,13 @@ struct AASAMonitorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "aasa-monitor",
         abstract: "Watch apple-app-site-association files on your origins and on Apple's CDN.",
+        discussion: """
+            Shell completions: the Debian package installs them for bash, zsh and fish. From a source build, print \
+            the script with `aasa-monitor --generate-completion-script bash` (or zsh, fish) and save it where the \
+            shell looks, e.g. `aasa-monitor --generate-completion-script bash > \
+            ~/.local/share/bash-completion/completions/aasa-monitor`, `… zsh > ~/.zfunc/_aasa-monitor` (with \
+            ~/.zfunc in fpath) or `… fish > ~/.config/fish/completions/aasa-monitor.fish`.
+            """,
         version: MonitorVersion.current,
         subcommands: [
             RunCommand.self, StatusCommand.self, HistoryCommand.self, CheckCommand.self, ConfigCommand.self,
@@ -26,11 +35,16 @@ struct AASAMonitorCommand: AsyncParsableCommand {
     /// command, so scripts can tell "you called me wrong" from "the check failed".
     static func main() async {
         do {
-            var command = try parseAsRoot()
-            if var asyncCommand = command as? any AsyncParsableCommand {
-                try await asyncCommand.run()
-            } else {
-                try command.run()
+            // Local time with its offset for a person at a terminal (honouring TZ); UTC when piped, so scripts
+            // read one form. JSON, webhooks and logs are UTC whatever this says (`TimeText`).
+            let times = isatty(STDOUT_FILENO) == 1 ? TimeText(zone: TimeZone.current) : TimeText.utc
+            try await TimeText.$current.withValue(times) {
+                var command = try parseAsRoot()
+                if var asyncCommand = command as? any AsyncParsableCommand {
+                    try await asyncCommand.run()
+                } else {
+                    try command.run()
+                }
             }
         } catch let failure as CommandFailure {
             if !failure.message.isEmpty { printToStandardError(failure.message) }

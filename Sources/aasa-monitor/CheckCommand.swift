@@ -84,7 +84,8 @@ struct CheckCommand: AsyncParsableCommand {
             "DURATION: check again until every domain is ready or the time is up (20m, 1h).",
             discussion: "Only Apple's CDN lagging (exit 3) is waited for: a broken origin (1), a failed expectation "
                 + "(4) or a usage error (2) stops at once. Waiting domains are checked again when Apple's copy may "
-                + "change (its max-age), at most once a minute; a progress line goes to standard error."))
+                + "change (its max-age), at most once a minute; a progress line goes to standard error, and on exit 3 "
+                + "a last line says why waiting ended (or never began: a --wait shorter than a minute)."))
     var wait: String?
 
     /// The shortest time between two checks while waiting: a minute, shorter only for the tests' fixture CDN.
@@ -96,7 +97,7 @@ struct CheckCommand: AsyncParsableCommand {
 
     @Flag(
         name: .customLong("json-lines"),
-        help: "Print one JSON object per line, one line per domain, as --json prints each domain.")
+        help: "Print one JSON object per line, one line per domain as --json prints it, then {\"summary\":{…}}.")
     var jsonLines = false
 
     func validate() throws {
@@ -123,25 +124,42 @@ struct CheckCommand: AsyncParsableCommand {
             return
         }
         var verdicts: [Verdict] = []
+        let progress = CheckProgressDisplay(total: Set(targets.map(\.domain)).count)
         if json || jsonLines {
             var output = CheckJSONStream(lines: jsonLines)
-            try await CheckRunner.stream(
-                targets, probe: settings, evaluation: evaluation,
-                compact: { report in (report.verdict, try CheckJSONStream.encode(report)) },
-                emit: { verdict, encoded in
-                    verdicts.append(verdict)
-                    try StandardOutput.write(output.piece(encoded))
-                })
+            try await progress.showing {
+                try await CheckRunner.stream(
+                    targets, probe: settings, evaluation: evaluation,
+                    compact: { report in
+                        progress.domainChecked()
+                        return (report.verdict, try CheckJSONStream.encode(report))
+                    },
+                    emit: { verdict, encoded in
+                        verdicts.append(verdict)
+                        try progress.output { () throws(CommandFailure) in
+                            try StandardOutput.write(output.piece(encoded))
+                        }
+                    })
+            }
             let summary = CheckSummary(verdicts: verdicts, version: MonitorVersion.current, checkedAt: Date())
             try StandardOutput.write(try output.end(summary: summary))
         } else {
-            try await CheckRunner.stream(
-                targets, probe: settings, evaluation: evaluation,
-                compact: { report in (report.verdict, TerminalText.safe(ReportText.render(report))) },
-                emit: { verdict, text in
-                    try StandardOutput.write(Data(((verdicts.isEmpty ? "" : "\n") + text).utf8))
-                    verdicts.append(verdict)
-                })
+            try await progress.showing {
+                try await CheckRunner.stream(
+                    targets, probe: settings, evaluation: evaluation,
+                    compact: { report in
+                        progress.domainChecked()
+                        return (report.verdict, TerminalText.safe(ReportText.render(report)))
+                    },
+                    emit: { verdict, text in
+                        try progress.output { () throws(CommandFailure) in
+                            try StandardOutput.write(Data(((verdicts.isEmpty ? "" : "\n") + text).utf8))
+                        }
+                        verdicts.append(verdict)
+                    })
+            }
+            let summary = CheckSummary(verdicts: verdicts, version: MonitorVersion.current, checkedAt: Date())
+            try StandardOutput.write(Data(("\n" + summary.line + "\n").utf8))
         }
         // An app's problem that names no checked domain (an unknown service) is a warning on standard error, as the
         // configuration's `apps:` warns of it: `check --app` and the daemon judge the same build alike.
@@ -200,6 +218,9 @@ struct CheckCommand: AsyncParsableCommand {
                 throw CommandFailure.usage(error.description)
             }
         }
+        // A domain named here is judged on both copies; one only apps claim (here or under the file's `apps:`), on
+        // the copies its claims read; the file's `domains:` are judged on both (`Expectations.originOnly`).
+        let named = Set(normalized)
         let configured = Dictionary(
             (file?.domains ?? []).map { ($0.name, $0.expect) }, uniquingKeysWith: { first, _ in first })
         if normalized.isEmpty { normalized = file?.domains.map(\.name) ?? [] }
@@ -215,9 +236,13 @@ struct CheckCommand: AsyncParsableCommand {
             let given = try ExpectationArguments.assign(
                 apps: expectedApps, urls: expectedURLs, noURLs: unexpectedURLs, domains: normalized)
             return normalized.map { domain in
-                var expectations = configured[domain] ?? Expectations()
+                var expectations = configured[domain] ?? Expectations(originOnly: true)
+                if named.contains(domain) { expectations.originOnly = false }
                 expectations.apps += given[domain]?.apps ?? []
                 expectations.urls += given[domain]?.urls ?? []
+                if let typed = given[domain], !typed.apps.isEmpty || !typed.urls.isEmpty {
+                    expectations.originOnly = false
+                }
                 if let fromApps = claimedByDomain[domain] { expectations.merge(fromApps) }
                 return CheckRunner.Target(domain: domain, expectations: expectations)
             }

@@ -16,10 +16,11 @@ struct ConfigurationOptions: ParsableArguments {
     }
 
     /// Loads the configuration; a missing or invalid file is a configuration error (exit 2) listing every problem.
-    func load(environment: [String: String]) throws -> MonitorConfiguration {
+    /// `readingApps: false` leaves the app files of `apps:` unread, for commands that need no claims.
+    func load(environment: [String: String], readingApps: Bool = true) throws -> MonitorConfiguration {
         let file = resolvedPath(environment: environment)
         do throws(ConfigurationFileError) {
-            return try ConfigurationFile.load(path: file, environment: environment)
+            return try ConfigurationFile.load(path: file, environment: environment, readingApps: readingApps)
         } catch {
             throw CommandFailure.usage("\(error)")
         }
@@ -42,12 +43,31 @@ struct StateOptions: ParsableArguments {
         var configurationPath: String
         /// Why no configuration decides the domains, when none does; said beside the database.
         var note: String?
+        /// For reading the app files of `apps:` after all, when a name must be checked against their claims.
+        var environment: [String: String] = [:]
 
         /// The domains to show: this shard's configured ones; `nil` (every domain in the database) without a
-        /// configuration or when it lists none.
+        /// configuration, when it lists none, or when it has `apps:` (their claims are not read here).
         var configuredDomains: [String]? {
-            guard let configuration, !configuration.domains.isEmpty else { return nil }
+            guard let configuration, !configuration.domains.isEmpty, configuration.appClaimsRead else { return nil }
             return configuration.shardDomains.map(\.name)
+        }
+
+        /// Refuses (exit 2) names this configuration's daemon does not watch. The app files of `apps:` are read
+        /// only when a name is not among the domains of `domains:`: only their claims can say whether it is
+        /// watched.
+        func requireWatched(_ names: [String]) throws {
+            guard var loaded = configuration else { return }
+            let listed = Set(loaded.domains.map(\.name))
+            if !loaded.appClaimsRead, names.contains(where: { !listed.contains($0) }) {
+                do throws(ConfigurationFileError) {
+                    loaded = try ConfigurationFile.load(path: configurationPath, environment: environment)
+                } catch {
+                    throw CommandFailure.usage("\(error)")
+                }
+            }
+            guard !loaded.domains.isEmpty else { return }
+            try loaded.requireWatched(names, file: configurationPath)
         }
 
         /// `database: PATH (notes)`, the first line of `status` and `history`.
@@ -71,20 +91,26 @@ struct StateOptions: ParsableArguments {
         var loaded: MonitorConfiguration?
         var note: String?
         if explicit && (stateDirectory == nil || options.path != nil) {
-            loaded = try options.load(environment: environment)
+            loaded = try options.load(environment: environment, readingApps: false)
         } else if stateDirectory == nil {
             do throws(ConfigurationFileError) {
-                loaded = try ConfigurationFile.load(path: path, environment: environment)
+                loaded = try ConfigurationFile.load(path: path, environment: environment, readingApps: false)
             } catch {
                 guard case .unreadable(_, let reason) = error else { throw CommandFailure.usage("\(error)") }
                 note = "\(path) not read: \(reason); every domain in the database"
             }
         }
-        if let loaded, loaded.domains.isEmpty { note = "\(path) lists no domains; every domain in the database" }
+        if let loaded, loaded.domains.isEmpty, loaded.appClaimsRead {
+            note = "\(path) lists no domains; every domain in the database"
+        } else if let loaded, !loaded.appClaimsRead {
+            // Claims need the app files read (an .ipa inflated): the daemon's database already knows the domains.
+            note = "the app files of apps: are not read here; every domain in the database"
+        }
         let directory = StateDirectory.locate(
             configured: loaded?.stateDirectory, override: stateDirectory, environment: environment,
             isRoot: geteuid() == 0)
-        return Located(directory: directory, configuration: loaded, configurationPath: path, note: note)
+        return Located(
+            directory: directory, configuration: loaded, configurationPath: path, note: note, environment: environment)
     }
 }
 

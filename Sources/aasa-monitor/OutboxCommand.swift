@@ -15,24 +15,6 @@ struct OutboxCommand: AsyncParsableCommand {
         subcommands: [OutboxListCommand.self, OutboxRetryCommand.self, OutboxDropCommand.self]
     )
 
-    /// Opens the database to change the outbox. Unlike `silence add` it creates nothing: without a database there
-    /// is no outbox, and every id is unknown (exit 1).
-    static func openStore(_ located: StateOptions.Located) async throws -> MonitorStore {
-        let directory = located.directory.path
-        let path = (directory as NSString).appendingPathComponent("aasa-monitor.sqlite")
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw CommandFailure(
-                message: "error: no state database at \(path): the outbox is empty (has the daemon run?)", exitCode: 1)
-        }
-        do {
-            return try await MonitorStore.open(directory: directory)
-        } catch {
-            throw CommandFailure(
-                message: "error: cannot write the state database in \(directory): \(error) "
-                    + "(run as the daemon's user: sudo -u aasa-monitor aasa-monitor outbox …)", exitCode: 1)
-        }
-    }
-
     /// A delivery id as `outbox list` prints it: `7` or `#7`.
     static func id(_ text: String) throws -> Int64 {
         guard let number = Int64(text.hasPrefix("#") ? String(text.dropFirst()) : text), number > 0 else {
@@ -49,9 +31,9 @@ struct OutboxCommand: AsyncParsableCommand {
     /// The rest of a listed row: attempts, the next attempt, the last answer.
     static func details(_ entry: OutboxEntry) -> String {
         var parts = ["\(entry.attempts) attempt" + (entry.attempts == 1 ? "" : "s")]
-        if let next = entry.nextAttemptAt { parts.append("next \(RFC3339.string(next))") }
+        if let next = entry.nextAttemptAt { parts.append("next \(next.shownTime)") }
         if let finished = entry.finishedAt, entry.standing == .dead {
-            parts.append("gave up \(RFC3339.string(finished))")
+            parts.append("gave up \(finished.shownTime)")
         }
         if let status = entry.lastStatus { parts.append("last answer HTTP \(status)") }
         if let error = entry.lastError { parts.append("last error: \(error)") }
@@ -66,8 +48,8 @@ struct OutboxListCommand: AsyncParsableCommand {
         abstract: "List the deliveries not yet delivered (pending, retrying, dead), oldest first.",
         discussion: """
             Shows each delivery's id, webhook, event (type, domain, code), state, attempts, next attempt and last \
-            error; never a webhook's URL or secret. Exit codes: 0 listed (none is not an error); 1 unreadable \
-            state; 2 usage or configuration error.
+            error; never a webhook's URL or secret. Exit codes: 0 listed (none is not an error); 1 no state yet or \
+            unreadable state; 2 usage or configuration error.
             """
     )
 
@@ -95,14 +77,11 @@ struct OutboxListCommand: AsyncParsableCommand {
     func run() async throws {
         let located = try state.locate(configuration: configuration, environment: ProcessInfo.processInfo.environment)
         let filter = OutboxFilter(deadOnly: dead, webhook: webhook, limit: limit)
-        var listing = OutboxListing(deliveries: [], total: 0)
-        do {
-            let reader = try StoreReader.openReadOnly(directory: located.directory.path)
-            if !json { printForTerminal(located.databaseLine(reader.path)) }
-            listing = try await reader.outbox(filter)
-        } catch let error as StoreError where error.reason == .missing {
-            if !json { printForTerminal(located.databaseLine(error.path)) }
-        } catch {
+        let reader = try StateAccess.reader(located, json: json) {
+            try JSONOutput.print(OutboxListing(deliveries: [], total: 0))
+        }
+        let listing: OutboxListing
+        do { listing = try await reader.outbox(filter) } catch {
             throw CommandFailure(message: "error: cannot read the outbox: \(error)", exitCode: 1)
         }
         if json {
@@ -130,8 +109,8 @@ struct OutboxRetryCommand: AsyncParsableCommand {
             (keeping them would give it up again at its first failure). A delivery still pending is made due now, \
             its attempts kept. The event and delivery ids stay, so a receiver that got it before drops the \
             duplicate. A running daemon sends it within about 2 s; a stopped one when it starts. Exit codes: 0 \
-            made due (no dead letter to retry is not an error); 1 no such delivery, one already delivered, or the \
-            database cannot be written; 2 usage or configuration error.
+            made due (no dead letter to retry is not an error); 1 no such delivery, one already delivered, no \
+            database, or it cannot be written; 2 usage or configuration error.
             """
     )
 
@@ -155,9 +134,8 @@ struct OutboxRetryCommand: AsyncParsableCommand {
     func run() async throws {
         let numbers = try ids.map(OutboxCommand.id)
         let located = try state.locate(configuration: configuration, environment: ProcessInfo.processInfo.environment)
-        let store = try await OutboxCommand.openStore(located)
+        let store = try await StateAccess.store(located)
         defer { try? store.close() }
-        printForTerminal(located.databaseLine(store.path))
         let now = Date()
         if dead {
             let retried = try await store.retryDeadDeliveries(webhook: webhook, at: now)
@@ -186,8 +164,8 @@ struct OutboxDropCommand: AsyncParsableCommand {
         commandName: "drop",
         abstract: "Remove deliveries not yet delivered (pending or dead): they are never sent.",
         discussion: """
-            Says what each was. Exit codes: 0 dropped; 1 no such delivery, one already delivered, or the database \
-            cannot be written; 2 usage or configuration error.
+            Says what each was. Exit codes: 0 dropped; 1 no such delivery, one already delivered, no database, or \
+            it cannot be written; 2 usage or configuration error.
             """
     )
 
@@ -200,9 +178,8 @@ struct OutboxDropCommand: AsyncParsableCommand {
     func run() async throws {
         let numbers = try ids.map(OutboxCommand.id)
         let located = try state.locate(configuration: configuration, environment: ProcessInfo.processInfo.environment)
-        let store = try await OutboxCommand.openStore(located)
+        let store = try await StateAccess.store(located)
         defer { try? store.close() }
-        printForTerminal(located.databaseLine(store.path))
         var refused = false
         for number in numbers {
             do {

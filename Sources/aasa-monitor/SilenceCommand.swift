@@ -23,20 +23,6 @@ struct SilenceCommand: AsyncParsableCommand {
         if let entry = getpwuid(geteuid()), let name = entry.pointee.pw_name { return String(cString: name) }
         return "uid \(geteuid())"
     }
-
-    /// Opens the database to write a silence, creating the state directory and the database when needed, so that
-    /// a silence can be added before the daemon first starts.
-    static func openStore(_ located: StateOptions.Located) async throws -> MonitorStore {
-        let directory = located.directory.path
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            return try await MonitorStore.open(directory: directory)
-        } catch {
-            throw CommandFailure(
-                message: "error: cannot write the state database in \(directory): \(error) "
-                    + "(run as the daemon's user: sudo -u aasa-monitor aasa-monitor silence …)", exitCode: 1)
-        }
-    }
 }
 
 /// `aasa-monitor silence add DOMAIN… | --all --for DURATION --reason TEXT [--code CODE] [--author NAME]`.
@@ -48,8 +34,10 @@ struct SilenceAddCommand: AsyncParsableCommand {
             During the silence the alerts run as usual and status and the page say "silenced until … by …: reason", \
             but nothing is sent. When it ends, alerts still firing are sent once; an alert that fired and resolved \
             inside it is never sent. Works with the daemon running (it sees the silence at each domain's next \
-            check) or stopped. Exit codes: 0 added; 1 the database cannot be written; 2 usage or configuration \
-            error.
+            check) or stopped. Before the daemon's first start it creates the database, but only in the \
+            configuration's state_dir (not a --state-dir) and not as root in a directory another user owns (run it \
+            as that user). Exit codes: 0 added; 1 no database there, or it cannot be written; 2 usage or \
+            configuration error.
             """
     )
 
@@ -87,15 +75,13 @@ struct SilenceAddCommand: AsyncParsableCommand {
             throw CommandFailure.usage(error.field == "domains" ? error.message : "--\(error.field): \(error.message)")
         }
         let located = try state.locate(configuration: configuration, environment: environment)
-        if let names = order.domains, located.configuredDomains != nil, let loaded = located.configuration {
-            try loaded.requireWatched(names, file: located.configurationPath)
-        }
-        let store = try await SilenceCommand.openStore(located)
+        if let names = order.domains { try located.requireWatched(names) }
+        let store = try await StateAccess.creatingStore(
+            located, configured: (state.stateDirectory ?? "").isEmpty && located.configuration != nil)
         defer { try? store.close() }
-        printForTerminal(located.databaseLine(store.path))
         let silence = try await order.add(to: store, at: now)
         printForTerminal(
-            "silence \(silence.id): \(SilenceListCommand.scope(silence)) \(SilenceStatus(silence, now: now).text)")
+            "silence \(silence.id): \(SilenceListCommand.scope(silence)) \(SilenceStatus(silence, now: now).shownText)")
     }
 }
 
@@ -104,7 +90,8 @@ struct SilenceListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
         abstract: "List the silences in force or to come, and the configuration's maintenance windows open now.",
-        discussion: "Exit codes: 0 listed (none is not an error); 1 unreadable state; 2 usage or configuration error."
+        discussion: "Exit codes: 0 listed (none is not an error); 1 no state yet or unreadable state; 2 usage or "
+            + "configuration error."
     )
 
     @OptionGroup var configuration: ConfigurationOptions
@@ -118,14 +105,12 @@ struct SilenceListCommand: AsyncParsableCommand {
         let located = try state.locate(configuration: configuration, environment: environment)
         let now = Date()
         let maintenance = located.configuration?.maintenance.silences(at: now) ?? []
-        var silences: [SilenceStatus]
+        // Without a database, JSON still lists the open maintenance windows before the refusal.
+        let windows = try await SilenceBook.list(reader: nil, maintenance: maintenance, now: now)
+        let reader = try StateAccess.reader(located, json: json) { try JSONOutput.print(windows) }
+        let silences: [SilenceStatus]
         do {
-            let reader = try StoreReader.openReadOnly(directory: located.directory.path)
-            if !json { printForTerminal(located.databaseLine(reader.path)) }
             silences = try await SilenceBook.list(reader: reader, maintenance: maintenance, now: now)
-        } catch let error as StoreError where error.reason == .missing {
-            if !json { printForTerminal(located.databaseLine(error.path)) }
-            silences = try await SilenceBook.list(reader: nil, maintenance: maintenance, now: now)
         } catch {
             throw CommandFailure(message: "error: cannot read the silences: \(error)", exitCode: 1)
         }
@@ -135,7 +120,7 @@ struct SilenceListCommand: AsyncParsableCommand {
         }
         if silences.isEmpty { printForTerminal("no silences") }
         for status in silences {
-            printForTerminal("\(status.id)  \(status.state)  \(Self.scope(status.domains))  \(status.text)")
+            printForTerminal("\(status.id)  \(status.state)  \(Self.scope(status.domains))  \(status.shownText)")
         }
     }
 
@@ -152,8 +137,8 @@ struct SilenceExpireCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "expire",
         abstract: "End a silence now; alerts still firing are then sent once, at each domain's next check.",
-        discussion: "Exit codes: 0 expired (or already over); 1 no such silence, or the database cannot be written; "
-            + "2 usage or configuration error."
+        discussion: "Exit codes: 0 expired (or already over); 1 no such silence, no database, or the database cannot "
+            + "be written; 2 usage or configuration error."
     )
 
     @OptionGroup var configuration: ConfigurationOptions
@@ -167,15 +152,14 @@ struct SilenceExpireCommand: AsyncParsableCommand {
         let number: Int64
         do { number = try SilenceBook.id(id) } catch { throw CommandFailure.usage(error.message) }
         let located = try state.locate(configuration: configuration, environment: environment)
-        let store = try await SilenceCommand.openStore(located)
+        let store = try await StateAccess.store(located)
         defer { try? store.close() }
-        printForTerminal(located.databaseLine(store.path))
         let now = Date()
         guard
             let silence = try await SilenceBook.expire(
                 id: number, store: store, by: SilenceCommand.currentUser(environment), now: now)
         else { throw CommandFailure(message: "error: no silence \(number)", exitCode: 1) }
         printForTerminal(
-            "silence \(silence.id): \(SilenceListCommand.scope(silence)) ended \(RFC3339.string(silence.endsAt))")
+            "silence \(silence.id): \(SilenceListCommand.scope(silence)) ended \(silence.endsAt.shownTime)")
     }
 }

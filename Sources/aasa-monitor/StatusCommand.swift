@@ -46,9 +46,7 @@ struct StatusCommand: AsyncParsableCommand {
         }
         let located = try state.locate(configuration: configuration, environment: environment)
         let directory = located.directory
-        if let names, located.configuredDomains != nil, let loaded = located.configuration {
-            try loaded.requireWatched(names, file: located.configurationPath)
-        }
+        if let names { try located.requireWatched(names) }
         // Without names, the configured domains (this shard's, with `shard`): a removed domain leaves the report.
         if names == nil { names = located.configuredDomains }
         let reader: StoreReader
@@ -71,13 +69,24 @@ struct StatusCommand: AsyncParsableCommand {
             try await printSummary(reader: reader, configured: names, located: located)
             return
         }
-        let snapshot: StatusSnapshot
+        var snapshot: StatusSnapshot
         do {
             let now = Date()
             snapshot = try await StatusReader(store: reader).snapshot(
                 now: now, domains: names, silences: located.configuration?.maintenance.silences(at: now) ?? [])
         } catch {
             throw CommandFailure(message: "error: cannot read the state: \(error)", exitCode: 1)
+        }
+        // Named domains say which apps' claims they are checked for: one stored report each, read for a few only.
+        if !domains.isEmpty {
+            do {
+                for index in snapshot.domains.indices {
+                    snapshot.domains[index].apps = try await StatusReader(store: reader).claimingApps(
+                        domain: snapshot.domains[index].domain)
+                }
+            } catch {
+                throw CommandFailure(message: "error: cannot read the state: \(error)", exitCode: 1)
+            }
         }
         let checked = Set(snapshot.domains.map(\.domain))
         let unchecked = (names ?? []).filter { !checked.contains($0) }
@@ -92,7 +101,7 @@ struct StatusCommand: AsyncParsableCommand {
         // The documented exit 1: no state yet (nothing checked, or none of the named domains).
         // A fresh package install's configuration lists no domains: say so instead of "no state yet for ".
         if snapshot.domains.isEmpty {
-            let listsNone = located.configuration.map { $0.domains.isEmpty } ?? false
+            let listsNone = located.configuration.map { $0.domains.isEmpty && $0.apps.isEmpty } ?? false
             let subject =
                 names.map { $0.joined(separator: ", ") }
                 ?? (listsNone ? "any domain: the configuration lists none under domains:" : "any domain")
@@ -114,7 +123,7 @@ struct StatusCommand: AsyncParsableCommand {
         printForTerminal(StatusText.render(summary))
         // The documented exit 1: no state yet.
         if summary.checked == 0 {
-            let listsNone = located.configuration.map { $0.domains.isEmpty } ?? false
+            let listsNone = located.configuration.map { $0.domains.isEmpty && $0.apps.isEmpty } ?? false
             let subject = listsNone ? "any domain: the configuration lists none under domains:" : "any domain"
             throw CommandFailure(message: "no state yet for \(subject) in \(reader.path)", exitCode: 1)
         }
@@ -162,9 +171,7 @@ struct HistoryCommand: AsyncParsableCommand {
         do { name = try DomainName.normalize(domain) } catch { throw CommandFailure.usage(error.description) }
         guard limit > 0 else { throw CommandFailure.usage("--limit must be positive") }
         let located = try state.locate(configuration: configuration, environment: environment)
-        if located.configuredDomains != nil, let loaded = located.configuration {
-            try loaded.requireWatched([name], file: located.configurationPath)
-        }
+        try located.requireWatched([name])
         let reader: StoreReader
         do { reader = try StoreReader.openReadOnly(directory: located.directory.path) } catch {
             if !json {

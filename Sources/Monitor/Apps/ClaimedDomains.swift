@@ -7,7 +7,8 @@ import MonitorCore
 ///
 /// Each claim `SERVICE:DOMAIN[?mode=MODE]` of each binary with an app ID becomes "this app ID is listed in that
 /// service of DOMAIN's file" (a wildcard is judged where Apple reads it, its base; names become A-labels). A
-/// developer- or managed-mode claim is judged on the origin only: devices fetch it from there. What an entry says
+/// developer- or managed-mode claim is judged on the origin only: devices fetch it from there; a domain with no
+/// other claim is then origin-only (`Expectations.originOnly`), Apple's copy deciding nothing. What an entry says
 /// that no file can fix (`?mode=developer` in a distribution build) becomes a `ClaimNote` of its domain; what
 /// belongs to no domain (an unknown service, a binary without app ID) is a problem of the app.
 public struct ClaimedDomains: Sendable {
@@ -20,6 +21,8 @@ public struct ClaimedDomains: Sendable {
     /// Each claimed domain with its expectations, in the order first claimed.
     public private(set) var domains: [(domain: String, expectations: Expectations)] = []
     public private(set) var problems: [Problem] = []
+    /// Where each domain is in `domains`: an app may make thousands of claims, each merged into its domain.
+    private var positions: [String: Int] = [:]
 
     public var hasErrors: Bool { problems.contains { $0.isError } }
 
@@ -37,7 +40,7 @@ public struct ClaimedDomains: Sendable {
         let file = (report.path as NSString).lastPathComponent
         for binary in report.binaries {
             let origin = "\(file) \(binary.path)"
-            var domainOfEntry: [String: String] = [:]
+            var domainOfEntry: [String: (domain: String, originOnly: Bool)] = [:]
             for claim in binary.claims {
                 // A claimed name that is no domain (`a b`, `evil.test/x?`) is never fetched: it is the app's problem.
                 let domain: String
@@ -47,19 +50,20 @@ public struct ClaimedDomains: Sendable {
                     problems.append(Problem(isError: true, line: "\(origin): \(claim.entry): \(error.description)"))
                     continue
                 }
-                domainOfEntry[claim.entry] = domain
+                let originOnly = !claim.readsThroughAppleCDN
+                domainOfEntry[claim.entry] = (domain, originOnly)
                 guard let appID = binary.appID else { continue }
                 let app = ExpectedApp(
-                    service: claim.service.rawValue, appID: appID, originOnly: !claim.readsThroughAppleCDN,
+                    service: claim.service.rawValue, appID: appID, originOnly: originOnly,
                     claimedBy: "\(origin): \(claim.entry)")
-                merge(domain, Expectations(apps: [app]))
+                merge(domain, Expectations(apps: [app], originOnly: originOnly))
             }
             for finding in binary.findings {
-                if let entry = finding.entry, let domain = domainOfEntry[entry] {
+                if let entry = finding.entry, let (domain, originOnly) = domainOfEntry[entry] {
                     let note = ClaimNote(
                         code: finding.code.rawValue, isError: finding.severity == .error, message: finding.message,
                         claimedBy: "\(origin): \(entry)")
-                    merge(domain, Expectations(claimNotes: [note]))
+                    merge(domain, Expectations(claimNotes: [note], originOnly: originOnly))
                 } else if finding.severity != .info {
                     problems.append(
                         Problem(
@@ -72,9 +76,10 @@ public struct ClaimedDomains: Sendable {
     }
 
     private mutating func merge(_ domain: String, _ expectations: Expectations) {
-        if let index = domains.firstIndex(where: { $0.domain == domain }) {
+        if let index = positions[domain] {
             domains[index].expectations.merge(expectations)
         } else {
+            positions[domain] = domains.count
             domains.append((domain, expectations))
         }
     }

@@ -5,7 +5,8 @@ import Foundation
 /// Each domain is encoded once, as soon as it is evaluated, with the interface's one encoder (`MonitorJSON`); the
 /// encoded bytes are the compact result that waits for earlier domains. `--json` wraps them in the document
 /// `{"domains":[…],"summary":{…}}`, byte for byte what encoding `CheckOutput` whole gives (sorted keys hold at every
-/// level: `summary` sorts after `domains`); `--json-lines` writes each on its own line, and no summary.
+/// level: `summary` sorts after `domains`); `--json-lines` writes each on its own line, then one last line
+/// `{"summary":{…}}`, the same summary, told from a domain's line by its one key.
 public struct CheckJSONStream {
     /// `true` for one object per line (`--json-lines`), `false` for one document (`--json`).
     public let lines: Bool
@@ -29,9 +30,9 @@ public struct CheckJSONStream {
         return Data((written == 0 ? #"{"domains":["# : ",").utf8) + encoded
     }
 
-    /// The bytes that end the output once every domain is written: for `--json`, the summary and the end.
+    /// The bytes that end the output once every domain is written: the summary, and for `--json` the end.
     public func end(summary: CheckSummary) throws -> Data {
-        if lines { return Data() }
+        if lines { return try Self.encoder.encode(["summary": summary]) + Data("\n".utf8) }
         return Data(((written == 0 ? #"{"domains":["# : "") + #"],"summary":"#).utf8)
             + (try Self.encoder.encode(summary)) + Data("}\n".utf8)
     }

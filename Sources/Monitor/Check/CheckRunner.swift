@@ -17,7 +17,7 @@ public enum CheckRunner {
     }
 
     /// Checks `targets` with one engine, at most `probe.concurrency` domains at once, and evaluates each as soon
-    /// as its observation arrives. A domain that hangs holds one slot for about twice the timeout, never more.
+    /// as its observation arrives. A domain that hangs holds one slot for at most about twice the timeout.
     ///
     /// Streams with bounded memory: each domain is observed, evaluated and reduced by `compact` in its own child
     /// task (so evaluation uses every core), which drops its bodies, documents and report there. `emit` gets the

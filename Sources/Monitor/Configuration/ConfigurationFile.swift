@@ -25,15 +25,18 @@ public enum ConfigurationFile {
     public static let maximumCAFileSize = 4 << 20
 
     /// The configuration at `path`, with `environment` for `*_env` keys; an unset variable is a problem.
+    /// `readingApps: false` leaves the app files of `apps` unread (`MonitorConfiguration.appClaimsRead`).
     public static func load(
-        path: String, environment: [String: String]
+        path: String, environment: [String: String], readingApps: Bool = true
     ) throws(ConfigurationFileError) -> MonitorConfiguration {
-        try check(path: path, environment: environment, unsetVariables: .problem).configuration
+        try check(path: path, environment: environment, unsetVariables: .problem, readingApps: readingApps)
+            .configuration
     }
 
     /// The configuration at `path` and its warnings; `config check` passes `.warning` for unset variables.
     public static func check(
-        path: String, environment: [String: String], unsetVariables: ConfigurationSurroundings.UnsetVariables
+        path: String, environment: [String: String], unsetVariables: ConfigurationSurroundings.UnsetVariables,
+        readingApps: Bool = true
     ) throws(ConfigurationFileError) -> LoadedConfiguration {
         let bytes: [UInt8]
         do throws(FileReadError) {
@@ -56,7 +59,7 @@ public enum ConfigurationFile {
             },
             caFileProblem: { TrustAnchorFile.problem(at: $0) },
             readApp: { file, appID throws(AppFileProblem) in try ClaimedDomains.configured(path: file, appID: appID) },
-            unsetVariables: unsetVariables)
+            unsetVariables: unsetVariables, readsApps: readingApps)
         do throws(ConfigurationErrors) {
             return try ConfigurationLoader.load(text: text, fileName: path, surroundings: surroundings)
         } catch {

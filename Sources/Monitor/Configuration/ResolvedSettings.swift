@@ -31,7 +31,7 @@ public struct ResolvedSettings: Sendable, Hashable {
             connectTo: http.connectTo.map(ConnectToRule.init),
             trust: http.caFile.map { .systemAnd(extraCAFile: $0) }
                 ?? .system,
-            concurrency: http.concurrency)
+            concurrency: http.concurrency, appleBudget: http.appleBudget)
         evaluation = EvaluationSettings(
             expiryWarning: tls.expiryWarning.seconds, staleAfter: cdn.staleAfter.seconds,
             appleBudget: http.appleBudget.seconds, expiryCritical: tls.expiryCritical.seconds)

@@ -11,7 +11,9 @@ extension MonitorConfiguration {
     /// What the ledger applies to each check: the alert policy, the webhooks and the maintenance windows. Alert
     /// states are kept even without webhooks, so `status` shows them.
     var ledgerPolicy: LedgerPolicy {
-        LedgerPolicy(alerts: alertPolicy, webhooks: webhooks, maintenance: maintenance)
+        LedgerPolicy(
+            alerts: alertPolicy, webhooks: webhooks, maintenance: maintenance,
+            loneCDNFailureAfter: cdn.loneFailureAfter.seconds)
     }
 }
 

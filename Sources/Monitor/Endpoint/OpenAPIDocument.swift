@@ -452,6 +452,21 @@ enum OpenAPIDocument {
                       "null"
                     ],
                     "format": "date-time"
+                  },
+                  "copy_hash": {
+                    "type": [
+                      "string",
+                      "null"
+                    ],
+                    "description": "The meaning of the copy Apple serves, null when it serves none or was not asked."
+                  },
+                  "last_answer": {
+                    "type": [
+                      "string",
+                      "null"
+                    ],
+                    "format": "date-time",
+                    "description": "When Apple last answered about the domain (a copy or a 404)."
                   }
                 },
                 "required": [
@@ -460,7 +475,9 @@ enum OpenAPIDocument {
                   "missing_since",
                   "expected_refresh",
                   "last_propagation_delay",
-                  "propagation_pending_since"
+                  "propagation_pending_since",
+                  "copy_hash",
+                  "last_answer"
                 ],
                 "additionalProperties": false
               },
@@ -617,6 +634,24 @@ enum OpenAPIDocument {
                         "kind": {
                           "type": "string",
                           "description": "origin.changed, cdn.propagated, verdict.changed, alert.firing, …"
+                        },
+                        "sent": {
+                          "type": "boolean",
+                          "description": "Alert events only: false when receivers were not told of it then."
+                        },
+                        "silenced": {
+                          "type": "object",
+                          "description": "The silence that held an alert event: id, by, reason, until."
+                        },
+                        "sent_at": {
+                          "type": "string",
+                          "format": "date-time",
+                          "description": "When a firing a silence held was sent, once the silence ended."
+                        },
+                        "held_since": {
+                          "type": "string",
+                          "format": "date-time",
+                          "description": "A held firing's sending whose firing is older than the events listed."
                         }
                       },
                       "additionalProperties": true,

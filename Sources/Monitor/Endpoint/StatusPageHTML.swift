@@ -291,7 +291,11 @@ enum StatusPageHTML {
         case false?:
             if let missing = cdn.missingSince { return "missing" + lasting(missing) }
             return "stale" + lasting(cdn.staleSince)
-        case nil: return "unknown"
+        case nil:
+            // What Apple said, even with no valid origin file to compare it with.
+            if let missing = cdn.missingSince { return "no copy" + lasting(missing) }
+            if cdn.copyHash != nil { return "serves a copy (not comparable)" }
+            return "unknown"
         }
     }
 }

@@ -4,8 +4,8 @@ import HTTPEngine
 /// Fetches one domain's association file the way Apple does, and records what came back.
 ///
 /// Four requests per domain: `.well-known` with Apple's user agent (the answer that counts, with the certificate
-/// chain read), the same URL with a plain user agent (to catch a WAF that treats Apple differently), the legacy
-/// root path, and Apple's CDN copy. The origin requests go one after the other on the one TLS connection the first
+/// chain read), the same URL with a plain user agent (to catch a WAF that treats Apple differently; not sent after
+/// an answer Apple would not wait for), the legacy root path, and Apple's CDN copy. The origin requests go one after the other on the one TLS connection the first
 /// opens, so a domain costs one handshake; the CDN request does not wait for the origin.
 ///
 /// Nothing here throws for network trouble: every failure becomes a `FetchObservation` whose outcome is
@@ -33,12 +33,20 @@ public struct DomainProbe: Sendable {
         max(min(timeout, leastRootTimeout), timeout - plainTook)
     }
 
+    /// Whether the plain user agent's comparison is worth a request after Apple's answer `first`: not when `first`
+    /// timed out or took longer than Apple waits (`appleBudget`). Apple gives up on such an origin whatever the
+    /// comparison would show, and the comparison would wait as long again: a 7 s origin took 14 s to check.
+    package static func comparesUserAgents(after first: FetchObservation, appleBudget: Duration) -> Bool {
+        first.failure?.kind != .timeout && first.totalSeconds <= appleBudget.seconds
+    }
+
     /// Observes one domain: both origin locations, both user agents, and the CDN.
     ///
     /// - Parameters:
     ///   - domain: the normalized domain (lower-case A-label, no port, no trailing dot).
     ///   - now: the clock, read at the start and the end of the check.
-    /// - Returns: all four fetches; takes at most about twice `settings.timeout` (plus `leastRootTimeout`).
+    /// - Returns: the fetches (no plain one after a slow first answer); takes at most about twice `settings.timeout`
+    ///   (plus `leastRootTimeout`).
     public func observe(domain: String, now: () -> Date) async -> DomainObservation {
         let startedAt = now()
         async let cdn = observeCDN(domain: domain)
@@ -48,7 +56,8 @@ public struct DomainProbe: Sendable {
             settings.request(
                 url: settings.wellKnownURL(for: domain), userAgent: settings.appleUserAgent,
                 readsCertificate: true),
-            viaConnectTo: originRouted)
+            viaConnectTo: originRouted
+        ).askingResolver(host: domain)
         // Only now is the connection up (or known to be unreachable): the follow-ups reuse it, one after the other,
         // and the root request, last, closes it. Sent together, they cost a second handshake whenever the root
         // request ended before the plain one reached libcurl (10% of checks in the paced daemon, measured by the
@@ -56,13 +65,20 @@ public struct DomainProbe: Sendable {
         // connections. One more round trip per check costs no CPU; a handshake does.
         // They share one timeout, so an origin that stalls each answer holds the check's slot about twice the
         // timeout (as when they ran together), not three times: the root request gets what the plain one left.
+        // An origin that let Apple's request time out has had the follow-ups' time already: the root request gets
+        // the least, so a hanging origin holds its slot about the timeout and a second, not twice the timeout.
         let followUpsStarted = ContinuousClock.now
-        let wellKnownPlain = await fetch(
-            settings.request(url: settings.wellKnownURL(for: domain), userAgent: settings.plainUserAgent),
-            viaConnectTo: originRouted)
+        var wellKnownPlain: FetchObservation?
+        if Self.comparesUserAgents(after: wellKnown, appleBudget: settings.appleBudget) {
+            wellKnownPlain = await fetch(
+                settings.request(url: settings.wellKnownURL(for: domain), userAgent: settings.plainUserAgent),
+                viaConnectTo: originRouted)
+        }
         var rootRequest = settings.request(
             url: settings.rootURL(for: domain), userAgent: settings.appleUserAgent, closesConnection: true)
-        rootRequest.timeout = Self.rootTimeout(sharing: settings.timeout, after: ContinuousClock.now - followUpsStarted)
+        rootRequest.timeout = Self.rootTimeout(
+            sharing: settings.timeout,
+            after: wellKnown.failure?.kind == .timeout ? settings.timeout : ContinuousClock.now - followUpsStarted)
         let root = await fetch(rootRequest, viaConnectTo: originRouted)
         let observation = DomainObservation(
             domain: domain,

@@ -29,6 +29,9 @@ public struct ProbeSettings: Sendable, Hashable {
     public var maxBodyBytes: Int
     /// The most domains probed at once by `CheckRunner.stream` (`check`).
     public var concurrency: Int
+    /// How long Apple's fetcher waits for an origin (`http.apple_budget`): an answer slower than this is not
+    /// compared with the plain user agent's (`DomainProbe.comparesUserAgents`).
+    public var appleBudget: Duration
 
     /// Creates settings; `version` goes into the plain user agent (`aasa-monitor/<version>`).
     public init(
@@ -38,7 +41,8 @@ public struct ProbeSettings: Sendable, Hashable {
         connectTo: [ConnectToRule] = [],
         trust: TrustConfiguration = .system,
         maxBodyBytes: Int = AASAParser.maximumBodySize,
-        concurrency: Int = 32
+        concurrency: Int = 32,
+        appleBudget: Duration = .seconds(5)
     ) {
         self.cdnBaseURL = cdnBaseURL
         self.timeout = timeout
@@ -48,6 +52,7 @@ public struct ProbeSettings: Sendable, Hashable {
         self.plainUserAgent = "aasa-monitor/\(version)"
         self.maxBodyBytes = maxBodyBytes
         self.concurrency = max(1, concurrency)
+        self.appleBudget = appleBudget
     }
 
     /// The engine these settings want: room for every domain's four requests at the configured concurrency, and

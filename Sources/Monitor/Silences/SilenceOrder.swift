@@ -62,8 +62,7 @@ public struct SilenceOrder: Sendable, Hashable {
         }
         if let code {
             guard let registered = FindingCode(id: code) else {
-                throw SilenceOrderError(
-                    field: "code", message: "no finding code '\(code)' (aasa-monitor explain --list lists them)")
+                throw SilenceOrderError(field: "code", message: Self.unknownCode(code))
             }
             self.code = registered
         } else {
@@ -96,6 +95,14 @@ public struct SilenceOrder: Sendable, Hashable {
         self.startsAt = now
         self.reason = reason
         self.author = author
+    }
+
+    /// `no finding code 'cdn.stal'; did you mean cdn.stale?`, measured as `explain` measures. A code is a few
+    /// dozen characters: a longer text is cut when shown and gets no suggestion (no edit distance over a whole body).
+    static func unknownCode(_ code: String) -> String {
+        let shown = code.count > 80 ? code.prefix(80) + "…" : code[...]
+        let suggestion = code.count > 80 ? "" : "; did you mean \(FindingCode.nearest(to: code).id)?"
+        return "no finding code '\(shown)'\(suggestion) (aasa-monitor explain --list lists them)"
     }
 
     /// Stores the silence; the running daemon counts it from each domain's next check.

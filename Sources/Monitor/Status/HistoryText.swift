@@ -1,22 +1,24 @@
 import Foundation
 import MonitorCore
 
-/// The human `history DOMAIN`: one line per event, oldest first, time then kind then its detail: a verdict's
-/// change with the codes it rests on (`because`) and those fixed (`cleared`), alerts firing and resolving.
+/// The human `history DOMAIN`: one line per event, time then kind then its detail: a verdict's change with the
+/// codes it rests on (`because`) and those fixed (`cleared`), alerts firing and resolving and what of them was sent;
+/// then the outcome runs. Everything oldest first, read down like a log, so the newest line is the last printed
+/// (the events' JSON order; the JSON's runs stay newest first, as the API documents them).
 public enum HistoryText {
     public static func render(_ report: HistoryReport) -> String {
         guard !report.events.isEmpty else { return "\(report.domain): no history yet" }
         var lines = report.events.map(line)
         if !report.runs.isEmpty {
-            lines.append("outcomes, newest first:")
-            lines += report.runs.map(runLine)
+            lines.append("outcomes, oldest first:")
+            lines += report.runs.reversed().map(runLine)
         }
         return lines.joined(separator: "\n")
     }
 
     /// `origin_broken from 2026-11-23T09:12:00Z to 2026-11-23T11:40:00Z, 37 checks`.
     static func runLine(_ run: StoredRun) -> String {
-        "  \(run.verdict) from \(run.firstSeen.rfc3339) to \(run.lastSeen.rfc3339), \(run.checks) check"
+        "  \(run.verdict) from \(run.firstSeen.shownTime) to \(run.lastSeen.shownTime), \(run.checks) check"
             + (run.checks == 1 ? "" : "s")
     }
 
@@ -36,7 +38,7 @@ public enum HistoryText {
         default:
             ordered = event.detail.sorted { $0.key < $1.key }
         }
-        let detail = ordered.map { key, value in
+        let detail = ordered.filter { !sendingKeys.contains($0.key) }.map { key, value in
             // Stored JSON turns whole seconds into integers, so both forms are durations here.
             if key == "delay" || key == "resolution" {
                 switch value {
@@ -47,7 +49,7 @@ public enum HistoryText {
             }
             return "\(key)=\(text(value))"
         }
-        return ([event.at.rfc3339, event.kind.rawValue] + detail).joined(separator: " ")
+        return ([event.at.shownTime, event.kind.rawValue] + detail + sending(event)).joined(separator: " ")
     }
 
     static func text(_ value: DetailValue) -> String {

@@ -30,6 +30,13 @@ public struct SilenceStatus: Sendable, Hashable, Encodable {
         text = silence.text + (silence.code.map { " (only \($0))" } ?? "")
     }
 
+    /// `text` for a person reading the command's text: the end as `shownTime` writes it (local time on a
+    /// terminal); `text`, in JSON, stays UTC.
+    public var shownText: String {
+        Silence.text(until: endsAt?.shownTime ?? "-", author: author, reason: reason)
+            + (code.map { " (only \($0))" } ?? "")
+    }
+
     enum CodingKeys: String, CodingKey {
         case id, domains, code, author, reason, state, text
         case startsAt = "starts_at"

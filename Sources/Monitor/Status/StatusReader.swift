@@ -88,7 +88,8 @@ public struct StatusReader: Sendable {
                 inSync: state.cdnInSync, staleSince: state.staleSince, missingSince: state.missingSince,
                 expectedRefresh: state.expectedRefresh,
                 lastPropagationDelay: state.lastPropagationDelay,
-                propagationPendingSince: state.pendingPropagation?.changedAt),
+                propagationPendingSince: state.pendingPropagation?.changedAt, copyHash: state.cdnHash,
+                lastAnswer: state.lastCDNCheck),
             certificate: CertificateStatus(notAfter: state.certificateNotAfter),
             alerts: alerts.map { alert in
                 var status = alertStatus(alert)

@@ -48,9 +48,12 @@ public struct DomainStatus: Sendable, Hashable, Encodable {
     /// alerts run as usual but nothing is sent. A silence of one code is shown only on the alerts it mutes
     /// (`AlertStatus.silencedBy`), never here: it does not silence the domain's other alerts.
     @NullWhenAbsent public var silenced: SilenceStatus?
+    /// The apps whose claims the domain is checked for (`apps:` in the daemon's configuration), passing or not;
+    /// `nil`, and absent from JSON, when not read (`status` without domain names, the HTTP endpoint).
+    public var apps: [ClaimingApp]? = nil
 
     enum CodingKeys: String, CodingKey {
-        case domain, verdict, since, findings, cdn, certificate, alerts, silenced
+        case domain, verdict, since, findings, cdn, certificate, alerts, silenced, apps
         case lastCheck = "last_check"
         case lastDuration = "last_duration"
     }
@@ -87,6 +90,11 @@ public struct CDNStatus: Sendable, Hashable, Encodable {
     @NullWhenAbsent public var lastPropagationDelay: Double?
     /// When the origin change Apple has not caught up with yet was first seen.
     @RFC3339Time public var propagationPendingSince: Date?
+    /// The meaning of the copy Apple serves (`sha256:…`), `null` when it serves none or was not asked: what Apple
+    /// said even when there is no valid origin file to compare it with.
+    @NullWhenAbsent public var copyHash: String? = nil
+    /// When Apple last answered about the domain (a copy or a 404); `null` when it never did.
+    @RFC3339Time public var lastAnswer: Date? = nil
 
     enum CodingKeys: String, CodingKey {
         case inSync = "in_sync"
@@ -95,6 +103,8 @@ public struct CDNStatus: Sendable, Hashable, Encodable {
         case expectedRefresh = "expected_refresh"
         case lastPropagationDelay = "last_propagation_delay"
         case propagationPendingSince = "propagation_pending_since"
+        case copyHash = "copy_hash"
+        case lastAnswer = "last_answer"
     }
 }
 

@@ -75,7 +75,7 @@ extension StatusText {
         lines.append(countsLine(summary.counts))
         for silence in summary.silences {
             let scope = silence.domains.map { $0.count == 1 ? $0[0] : "\($0.count) domains" } ?? "every domain"
-            lines.append("silence \(silence.id) over \(scope): \(silence.text)")
+            lines.append("silence \(silence.id) over \(scope): \(silence.shownText)")
         }
         for domain in summary.domains { lines.append(contentsOf: domainLines(domain)) }
         if !summary.notChecked.isEmpty {

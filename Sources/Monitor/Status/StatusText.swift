@@ -17,14 +17,14 @@ public enum StatusText {
 
     static func monitorLines(_ conditions: [AlertStatus]) -> [String] {
         conditions.map { condition in
-            "monitor: \(condition.code) \(condition.state ?? "open") since \(condition.since?.rfc3339 ?? "-")"
+            "monitor: \(condition.code) \(condition.state ?? "open") since \(condition.since?.shownTime ?? "-")"
                 + " — the monitor's own trouble, not the domains'; their affected alerts are held"
         }
     }
 
     static func outboxLine(_ outbox: OutboxStatus) -> String {
         var line = "outbox: \(outbox.pending) pending, \(outbox.retrying) retrying, \(outbox.dead) dead"
-        if let next = outbox.nextAttempt { line += ", next attempt \(next.rfc3339)" }
+        if let next = outbox.nextAttempt { line += ", next attempt \(next.shownTime)" }
         if !outbox.failingWebhooks.isEmpty {
             line += "; failing: " + outbox.failingWebhooks.map(\.text).joined(separator: ", ")
         }
@@ -35,7 +35,7 @@ public enum StatusText {
         guard let beat = daemon.heartbeat, let age = daemon.heartbeatAge else { return "daemon: never ran" }
         let pid = daemon.pid.map { "pid \($0), " } ?? ""
         let state = daemon.running ? "running" : "not running"
-        return "daemon: \(state) (\(pid)last heartbeat \(DurationText.compact(max(age, 0))) ago, \(beat.rfc3339))"
+        return "daemon: \(state) (\(pid)last heartbeat \(DurationText.compact(max(age, 0))) ago, \(beat.shownTime))"
     }
 
     static func domainLines(_ domain: DomainStatus) -> [String] {
@@ -45,11 +45,14 @@ public enum StatusText {
         ]
         // Said first: whoever reads the alerts below must know nobody is told of them.
         if let silence = domain.silenced {
-            lines.append("  nothing about it is sent: \(silence.text) (silence \(silence.id))")
+            lines.append("  nothing about it is sent: \(silence.shownText) (silence \(silence.id))")
         }
         lines.append("  cdn: " + cdnText(domain.cdn))
         if let notAfter = domain.certificate.notAfter {
-            lines.append("  certificate expires \(notAfter.rfc3339)")
+            lines.append("  certificate expires \(notAfter.shownTime)")
+        }
+        if let apps = domain.apps, !apps.isEmpty {
+            lines.append("  checked for the claims of " + apps.map(\.text).joined(separator: ", "))
         }
         // Causes first, each with its consequences indented under it and saying so, as `check` prints them.
         for (finding, depth) in FindingStatus.causeTree(domain.findings) {
@@ -63,7 +66,9 @@ public enum StatusText {
         for alert in domain.alerts {
             lines.append("  " + alertText(alert))
             // Under the alert it mutes, each silence: a silence of one code says nothing about the other alerts.
-            for silence in alert.silencedBy { lines.append("    not sent: \(silence.text) (silence \(silence.id))") }
+            for silence in alert.silencedBy {
+                lines.append("    not sent: \(silence.shownText) (silence \(silence.id))")
+            }
         }
         return lines
     }
@@ -75,9 +80,9 @@ public enum StatusText {
         let subject = alert.subject.isEmpty ? "" : " \(alert.subject)"
         var text = "alert \(alert.code) [\(alert.source.rawValue)]\(subject): \(alert.state ?? "unknown")"
         if let passing = alert.passingSince {
-            text += " since \(passing.rfc3339)" + (alert.since.map { " (firing since \($0.rfc3339))" } ?? "")
+            text += " since \(passing.shownTime)" + (alert.since.map { " (firing since \($0.shownTime))" } ?? "")
         } else if let since = alert.since {
-            text += " since \(since.rfc3339)"
+            text += " since \(since.shownTime)"
         }
         if let flapping = flappingText(alert) { text += "; " + flapping }
         return text
@@ -92,7 +97,7 @@ public enum StatusText {
             text += hold.window.map { " within \(DurationText.compact($0)))" } ?? " recently)"
         }
         if let until = alert.heldUntil {
-            text += ": held open until \(until.rfc3339), unless it fails again before"
+            text += ": held open until \(until.shownTime), unless it fails again before"
         } else if let hold = alert.flapHold?.hold {
             text += ": held open until it has passed for \(DurationText.compact(hold))"
         } else {
@@ -106,14 +111,26 @@ public enum StatusText {
         switch cdn.inSync {
         case true?: parts = ["in sync"]
         case false?:
-            parts = [cdn.missingSince.map { "missing since \($0.rfc3339)" } ?? "stale since \(time(cdn.staleSince))"]
-            if let refresh = cdn.expectedRefresh { parts.append("expected refresh \(refresh.rfc3339)") }
-        case nil: parts = ["unknown"]
+            parts = [cdn.missingSince.map { "missing since \($0.shownTime)" } ?? "stale since \(time(cdn.staleSince))"]
+            if let refresh = cdn.expectedRefresh { parts.append("expected refresh \(refresh.shownTime)") }
+        case nil: parts = [unknownSyncText(cdn)]
         }
-        if let pending = cdn.propagationPendingSince { parts.append("change pending since \(pending.rfc3339)") }
+        if let pending = cdn.propagationPendingSince { parts.append("change pending since \(pending.shownTime)") }
         if let delay = cdn.lastPropagationDelay { parts.append("last propagation took \(DurationText.compact(delay))") }
         return parts.joined(separator: ", ")
     }
 
-    static func time(_ date: Date?) -> String { date?.rfc3339 ?? "-" }
+    /// What Apple said when in sync or not cannot be told (no valid origin file to compare with): no copy since when,
+    /// or that it serves one; "unknown" only when it never answered about the domain.
+    static func unknownSyncText(_ cdn: CDNStatus) -> String {
+        if let missing = cdn.missingSince { return "no copy (Apple answers 404) since \(time(missing))" }
+        if let hash = cdn.copyHash {
+            return
+                "serves a copy (\(hash.prefix(19))…, last seen \(time(cdn.lastAnswer))); the origin has no valid file "
+                + "to compare it with"
+        }
+        return cdn.lastAnswer == nil ? "unknown (Apple's CDN has not answered about it yet)" : "unknown"
+    }
+
+    static func time(_ date: Date?) -> String { date?.shownTime ?? "-" }
 }

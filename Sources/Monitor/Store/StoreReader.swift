@@ -56,7 +56,7 @@ public final class StoreReader: Sendable {
     }
 
     /// The newest `limit` timeline events of `domain`, oldest first: its timeline rows, and the first events its
-    /// opening run stands for (`FirstRunEvents`).
+    /// opening run stands for (`FirstRunEvents`); a firing a silence held carries when it was sent (`HeldAlerts`).
     public func history(domain: String, limit: Int = 1000) async throws -> [TimelineEvent] {
         let path = path
         return try await database.read { db in
@@ -97,7 +97,8 @@ public final class StoreReader: Sendable {
                     because: report.map { VerdictReasons.codes(for: verdict, findings: $0.findings) } ?? []
                 )
             }
-            return FirstRunEvents.merged(stored: stored, openingRunsWithReasons: opening, limit: limit)
+            return HeldAlerts.folded(
+                FirstRunEvents.merged(stored: stored, openingRunsWithReasons: opening, limit: limit))
         }
     }
 

@@ -41,6 +41,9 @@ public struct AlertCheck: Sendable, Hashable {
         if report.origin.wellKnown.canonicalHash == nil || report.verdict == .originBroken {
             unjudged.insert(.cdnStale)
         }
+        // `origin.apple_failure` is Apple's view of the origin, read from Apple's answer: a check whose CDN failed
+        // itself (5xx, no usable answer) or was not asked did not see it, whatever the origin answered us.
+        if !sources.contains(.cdn) { unjudged.insert(.originAppleFailure) }
     }
 
     /// Codes this check could not judge although their source was observed: their alerts neither resolve nor fire.

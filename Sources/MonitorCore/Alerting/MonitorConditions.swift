@@ -11,10 +11,12 @@ import Foundation
 /// The rules, on the checks as they finish:
 /// - `monitor.cdn_unreachable` fires when the last 3 checks that asked Apple's CDN could not reach it (whatever the
 ///   number of domains), and resolves at the first check that reaches it again.
-/// - `monitor.network` fires when a domain's latest check failed DNS or connect at `.well-known` and, in the same
-///   check, at Apple's CDN host too: a resolver or route of this host failing, whatever the number of domains. It
-///   also fires when, among the latest check of each domain, at least 3 domains and at least half of them failed
-///   DNS or connect at `.well-known`. It resolves when neither is so.
+/// - `monitor.network` fires when a domain's latest check failed at `.well-known` and, in the same check, at Apple's
+///   CDN host the same way (both DNS, or both connect): a resolver or route of this host failing, whatever the
+///   number of domains; failing differently, it takes two domains' latest checks. It also fires when, among the
+///   latest check of each domain, at least 3 domains and at least half of them failed DNS or connect at
+///   `.well-known`. A name that does not exist (NXDOMAIN) is the domain's own problem and counts for none of this.
+///   It resolves when none is so.
 /// - `monitor.resources` fires when a check ends while this process lacks descriptors or memory (EMFILE, ENFILE,
 ///   ENOMEM): that check is discarded, never a domain finding. It resolves at the next check that is recorded.
 /// - `monitor.store` fires when the state database could not commit (full disk, unwritable or deleted file, a lock
@@ -71,8 +73,9 @@ public struct MonitorConditions: Sendable, Hashable {
     /// How many of `networkFailing` are true, kept as they change: counting them at each check cost O(domains) per
     /// check, quadratic over an interval (at 100,000 domains, 10¹⁰ steps per interval).
     private var failingCount = 0
-    /// Domains whose latest check failed DNS or connect both at the origin and at Apple's CDN host.
-    private var hostNetworkFailing: Set<String> = []
+    /// Domains whose latest check failed DNS or connect both at the origin and at Apple's CDN host: whether the two
+    /// failed the same way (evidence on its own), by domain.
+    private var hostNetworkFailing: [String: Bool] = [:]
 
     /// Checks in a row that could not reach Apple's CDN before `monitor.cdn_unreachable` fires.
     public static let cdnFailuresToFire = 3
@@ -83,7 +86,9 @@ public struct MonitorConditions: Sendable, Hashable {
 
     /// The sources whose domain alerts are held while the active conditions last.
     public var heldSources: Set<FindingSource> {
-        active[.monitorNetwork] != nil ? [.wellKnown, .root] : []
+        var held: Set<FindingSource> = active[.monitorNetwork] != nil ? [.wellKnown, .root] : []
+        if active[.monitorCDNUnreachable] != nil { held.insert(.cdn) }
+        return held
     }
 
     /// A fault of this host or process seen at `now`; fires its condition unless active.
@@ -109,7 +114,7 @@ public struct MonitorConditions: Sendable, Hashable {
     public mutating func forget(keeping domains: Set<String>) {
         networkFailing = networkFailing.filter { domains.contains($0.key) }
         failingCount = networkFailing.values.count { $0 }
-        hostNetworkFailing = hostNetworkFailing.filter { domains.contains($0) }
+        hostNetworkFailing = hostNetworkFailing.filter { domains.contains($0.key) }
     }
 
     /// Folds one finished (and recorded) check in; `domains` is how many domains are configured.
@@ -132,23 +137,28 @@ public struct MonitorConditions: Sendable, Hashable {
                 transitions.append(.resolved(condition, at: now))
             }
         }
-        let networkFailure = report.findings.contains {
+        let originFailure = report.findings.first {
             $0.source == .wellKnown && ($0.has(.originDNS) || $0.has(.originConnect))
+                && $0.detail["name_not_found"] != .bool(true)
         }
-        setNetworkFailing(report.domain, networkFailure)
-        if networkFailure && HostNetwork.cdnFailed(report.cdn) {
-            hostNetworkFailing.insert(report.domain)
+        setNetworkFailing(report.domain, originFailure != nil)
+        if let originFailure, HostNetwork.cdnFailed(report.cdn) {
+            let kind: FetchFailure.Kind = originFailure.has(.originDNS) ? .dns : .connect
+            hostNetworkFailing[report.domain] = report.cdn?.error == kind.rawValue
         } else {
-            hostNetworkFailing.remove(report.domain)
+            hostNetworkFailing.removeValue(forKey: report.domain)
         }
         let failing = failingCount
         let majority = domains >= 3 && failing >= 3 && Double(failing) >= Double(max(domains, networkFailing.count)) / 2
-        let outage = majority || !hostNetworkFailing.isEmpty
+        let hostEvidence = hostNetworkFailing.values.contains(true) || hostNetworkFailing.count >= 2
+        let outage = majority || hostEvidence
         if outage, active[.monitorNetwork] == nil {
             let evidence =
                 majority
                 ? "\(failing) of \(domains) domains fail DNS or connect at once"
-                : "\(report.domain) and Apple's CDN host both fail DNS or connect from this host"
+                : hostNetworkFailing.count >= 2
+                    ? "\(hostNetworkFailing.count) domains and Apple's CDN host fail DNS or connect from this host"
+                    : "\(report.domain) and Apple's CDN host both fail DNS or connect from this host"
             let condition = Condition(
                 code: .monitorNetwork, since: now,
                 message: "\(evidence): this host's network is the likelier cause. Origin alerts are held until it "

@@ -13,6 +13,8 @@ extension ConfigurationBuilder {
     ) -> [AppConfiguration] {
         guard let items = reader.list(node, path: path) else { return [] }
         var apps: [AppConfiguration] = []
+        // Where each domain is in `domains`, so merging thousands of claims is no quadratic search.
+        var positions = Dictionary(domains.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
         for (index, item) in items.enumerated() {
             let itemPath = path.index(index)
             guard let fields = reader.fields(of: item, path: itemPath, allowed: ["path", "app_id"]) else { continue }
@@ -35,6 +37,10 @@ extension ConfigurationBuilder {
                 appID = text
             }
             let file = resolvedPath(written)
+            guard surroundings.readsApps else {
+                apps.append(AppConfiguration(path: file, appID: appID))
+                continue
+            }
             let claimed: ClaimedApp
             do throws(AppFileProblem) {
                 claimed = try surroundings.readApp(file, appID)
@@ -49,9 +55,10 @@ extension ConfigurationBuilder {
             }
             for problem in claimed.problems { reader.warn(problem, at: pathNode, path: itemPath.key("path")) }
             for claim in claimed.domains {
-                if let existing = domains.firstIndex(where: { $0.name == claim.name }) {
+                if let existing = positions[claim.name] {
                     domains[existing].expect.merge(claim.expect)
                 } else {
+                    positions[claim.name] = domains.count
                     domains.append(claim)
                 }
             }

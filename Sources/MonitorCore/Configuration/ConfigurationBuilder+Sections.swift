@@ -78,7 +78,10 @@ extension ConfigurationBuilder {
 
     mutating func cdn(_ node: Node, path: ConfigurationPath) -> CDNSettings {
         var settings = CDNSettings()
-        guard let fields = reader.fields(of: node, path: path, allowed: ["base_url", "stale_after"]) else {
+        guard
+            let fields = reader.fields(
+                of: node, path: path, allowed: ["base_url", "stale_after", "lone_failure_after"])
+        else {
             return settings
         }
         if let value = fields["base_url"], let text = reader.string(value, path: path.key("base_url")) {
@@ -94,6 +97,11 @@ extension ConfigurationBuilder {
         if let value = fields["stale_after"] {
             settings.staleAfter =
                 reader.duration(value, path: path.key("stale_after"), SettingLimits.staleAfter) ?? settings.staleAfter
+        }
+        if let value = fields["lone_failure_after"] {
+            settings.loneFailureAfter =
+                reader.duration(value, path: path.key("lone_failure_after"), SettingLimits.loneFailureAfter)
+                ?? settings.loneFailureAfter
         }
         return settings
     }

@@ -212,7 +212,7 @@ extension ConfigurationBuilder {
                 reader.report(error.description, at: item, path: itemPath)
                 continue
             }
-            guard knownDomains.contains(name) else {
+            guard knownDomains.contains(name) || !knowsEveryDomain else {
                 reader.report("'\(name)' is not one of the configured domains", at: item, path: itemPath)
                 continue
             }

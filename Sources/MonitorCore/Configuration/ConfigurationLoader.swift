@@ -66,6 +66,9 @@ struct ConfigurationBuilder {
     var reader: ConfigurationReader
     let fileName: String
     let surroundings: ConfigurationSurroundings
+    /// False once `apps` named files whose claims were not read: a webhook's or maintenance window's `domains`
+    /// may then name a claimed domain the loader cannot see, so such names are not refused.
+    var knowsEveryDomain = true
 
     init(fileName: String, surroundings: ConfigurationSurroundings) {
         self.reader = ConfigurationReader(fileName: fileName)
@@ -112,6 +115,8 @@ struct ConfigurationBuilder {
         // may name a claimed one).
         if let node = fields["apps"] {
             configuration.apps = apps(node, path: path.key("apps"), domains: &configuration.domains)
+            configuration.appClaimsRead = surroundings.readsApps || configuration.apps.isEmpty
+            knowsEveryDomain = configuration.appClaimsRead
         }
         if let node = fields["shard"] { configuration.shard = shard(node, path: path.key("shard")) }
         if let node = fields["heartbeat"] { configuration.heartbeat = heartbeat(node, path: path.key("heartbeat")) }

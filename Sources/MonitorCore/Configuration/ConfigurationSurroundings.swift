@@ -21,6 +21,9 @@ public struct ConfigurationSurroundings {
     /// claims. The default refuses: only the shell can read apps (`ConfigurationFile` passes `ClaimedDomains`).
     public var readApp: (_ path: String, _ appID: String?) throws(AppFileProblem) -> ClaimedApp
     public var unsetVariables: UnsetVariables
+    /// Whether `readApp` is called at all. A command that needs no claims passes `false`: an `.ipa` is not
+    /// inflated again for each `status`, and a domain list naming a claimed domain is taken on trust.
+    public var readsApps: Bool
 
     public init(
         environment: [String: String], readFile: @escaping (String) throws -> String,
@@ -29,8 +32,10 @@ public struct ConfigurationSurroundings {
             path, _ throws(AppFileProblem) in
             throw AppFileProblem(key: .path, message: "\(path): app files are not read here")
         },
-        unsetVariables: UnsetVariables = .problem
+        unsetVariables: UnsetVariables = .problem,
+        readsApps: Bool = true
     ) {
+        self.readsApps = readsApps
         self.environment = environment
         self.readFile = readFile
         self.caFileProblem = caFileProblem

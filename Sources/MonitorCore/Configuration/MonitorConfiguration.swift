@@ -29,6 +29,9 @@ public struct MonitorConfiguration: Sendable, Hashable {
     public var domains: [DomainConfiguration]
     /// The app files whose claims are watched (`apps`), in file order, each with the domains it claims.
     public var apps: [AppConfiguration] = []
+    /// False when `apps` names files whose claims were not read (`status`, `history`, `silence` and `outbox` need
+    /// no claims): `domains` then holds only those of `domains:`, and each app's `domains` is empty.
+    public var appClaimsRead = true
     /// Which part of `domains` this daemon watches (`shard: K/N`); `nil` watches them all. See `Shard`.
     public var shard: Shard?
     /// Recurring maintenance windows (`maintenance`), in file order: each acts as a silence while open.
@@ -110,10 +113,17 @@ public struct CDNSettings: Sendable, Hashable {
     public var baseURL: String
     /// How long Apple may lag behind the origin before `cdn.stale` becomes an error (`stale_after`, default 24h).
     public var staleAfter: Duration
+    /// How long Apple's CDN may fail for one domain while it answers for others before that domain alerts
+    /// `cdn.unreachable` as its own problem (`lone_failure_after`, default 30m; `LoneCDNFailure`).
+    public var loneFailureAfter: Duration
 
-    public init(baseURL: String = CDNSettings.defaultBaseURL, staleAfter: Duration = .seconds(86_400)) {
+    public init(
+        baseURL: String = CDNSettings.defaultBaseURL, staleAfter: Duration = .seconds(86_400),
+        loneFailureAfter: Duration = .seconds(LoneCDNFailure.alertsAfter)
+    ) {
         self.baseURL = baseURL
         self.staleAfter = staleAfter
+        self.loneFailureAfter = loneFailureAfter
     }
 
     /// The CDN URL of `domain` (an already normalized name).

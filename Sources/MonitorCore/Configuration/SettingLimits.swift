@@ -19,6 +19,8 @@ public enum SettingLimits {
     public static let appleBudget = DurationLimit(key: "http.apple_budget", flag: nil, minimum: .seconds(1))
     /// `cdn.stale_after`, `--stale-after`: how long Apple's copy may lag before `cdn.stale` is an error.
     public static let staleAfter = DurationLimit(key: "cdn.stale_after", flag: "--stale-after", minimum: .seconds(1))
+    /// `cdn.lone_failure_after` (file only): how long the CDN may fail for one domain alone before it alerts.
+    public static let loneFailureAfter = DurationLimit(key: "cdn.lone_failure_after", flag: nil, minimum: .seconds(1))
     /// `tls.expiry_warning`, `--expiry-warning`.
     public static let expiryWarning = DurationLimit(
         key: "tls.expiry_warning", flag: "--expiry-warning", minimum: .zero)
@@ -26,7 +28,7 @@ public enum SettingLimits {
     public static let expiryCritical = DurationLimit(key: "tls.expiry_critical", flag: nil, minimum: .zero)
 
     /// Every duration limit, for tests and documentation.
-    public static let durations = [timeout, appleBudget, staleAfter, expiryWarning, expiryCritical]
+    public static let durations = [timeout, appleBudget, staleAfter, loneFailureAfter, expiryWarning, expiryCritical]
 }
 
 /// A duration setting's bounds and its two names.

@@ -7,12 +7,15 @@ import Foundation
 /// Apple's fetcher is the only client whose view counts, and it comes from Apple's network with its own user
 /// agent, so a geo or IP firewall, or an origin that answers us in time but Apple not, is invisible to our own
 /// fetch. When Apple says the origin answered with a bad status, timed out or served bad content, the origin is
-/// broken for every device, whatever we saw: the verdict is `origin_broken`, never "wait for Apple".
+/// broken for every device, whatever we saw: the verdict is `origin_broken`, never "wait for Apple". Only an answer
+/// Apple cached before the origin's last change (`CachedFailure`) is not believed: it is about the file as it was.
 enum AppleDiagnosis {
-    static func finding(reason: AppleFailureReason, wellKnown: LocationFacts) -> ReportFinding? {
+    static func finding(
+        reason: AppleFailureReason, wellKnown: LocationFacts, cdn: CDNFacts, now: Date
+    ) -> ReportFinding? {
         guard let family = AppleReasonFamily(reason) else { return nil }
         let seen = whatWeSaw(wellKnown)
-        let message: String
+        var message: String
         switch family {
         case .httpStatus:
             message =
@@ -32,6 +35,7 @@ enum AppleDiagnosis {
                 "Apple's CDN reports \(reason.raw) while \(seen): Apple's fetcher gets different content — check "
                 + "what Apple's network and user agent are served"
         }
+        if let answer = answerAge(cdn, now: now) { message += " (\(answer))" }
         return ReportFinding(
             code: .originAppleFailure, severity: .error, source: .wellKnown, message: message,
             detail: [
@@ -40,6 +44,15 @@ enum AppleDiagnosis {
                 ]),
                 "our_status": .optional(wellKnown.status), "our_seconds": .double(wellKnown.totalSeconds),
             ])
+    }
+
+    /// `Apple's answer was cached 5 min ago, expires … (in 55 min): …`: Apple's answer is old news for a change
+    /// nobody can date (a firewall rule lifted), so the person should know how old it is and when it goes.
+    private static func answerAge(_ cdn: CDNFacts, now: Date) -> String? {
+        guard let cachedAt = CachedFailure.cachedAt(cdn, now: now) else { return nil }
+        var text = "Apple's answer was cached \(DurationText.describe(now.timeIntervalSince(cachedAt))) ago"
+        if let expiry = CDNExpiry.phrase(cdn.expiresAt, now: now) { text += ", \(expiry)" }
+        return text + ": a fix made since then shows once Apple fetches again"
     }
 
     /// `we got 200 in 7.0 s`, `our fetch failed (timeout)`.

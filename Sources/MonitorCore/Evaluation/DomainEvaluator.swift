@@ -53,6 +53,7 @@ public enum DomainEvaluator {
         }
 
         var cdnFacts: CDNFacts?
+        var cdnDocument: AASADocument?
         var diff: DocumentDiff?
         if let cdnFetch = observation.cdn {
             let cdn = CDNEvaluation.evaluate(
@@ -61,6 +62,7 @@ public enum DomainEvaluator {
             findings += cdn.findings
             cdnFacts = cdn.facts
             diff = cdn.diff
+            cdnDocument = cdn.document
             if let hash = cdn.facts.canonicalHash, let text = cdn.canonicalText { documents[hash] = text }
             if let copy = cdn.document, !expectations.isEmpty {
                 let onCopy = ExpectationEvaluation.findings(
@@ -78,13 +80,25 @@ public enum DomainEvaluator {
                 }
             }
         }
-        if let reason = cdnFacts?.appleFailureReason, findings.contains(where: { $0.has(.cdnMissing) }),
-            !answerPredates(cdnFacts, context.originSince, now: now),
+        // Apple's answer cached before the origin's last change describes the origin as it was: while the origin
+        // is fine now, that is Apple lagging (`cdn.missing` saying so), not Apple's diagnosis of the origin.
+        let cachedBeforeChange = CachedFailure.of(
+            cdn: cdnFacts, originSince: context.originSince, wellKnown: observation.wellKnown,
+            checkStartedAt: observation.startedAt, now: now)
+        if let cachedBeforeChange, !findings.contains(where: isOriginBreaking) {
+            findings = findings.map {
+                $0.has(.cdnMissing) ? cachedBeforeChange.explain($0, expiresAt: cdnFacts?.expiresAt, now: now) : $0
+            }
+        }
+        // Apple's fetcher's view of the origin matters only to devices that read Apple's copy.
+        if !expectations.originOnly, let cdnFacts, let reason = cdnFacts.appleFailureReason,
+            findings.contains(where: { $0.has(.cdnMissing) }), cachedBeforeChange == nil,
             FindingCauses.originCause(of: reason, in: findings) == nil,
-            let diagnosis = AppleDiagnosis.finding(reason: reason, wellKnown: wellKnown.facts)
+            let diagnosis = AppleDiagnosis.finding(reason: reason, wellKnown: wellKnown.facts, cdn: cdnFacts, now: now)
         {
             findings.append(diagnosis)
         }
+        if expectations.originOnly { findings = findings.map(ClaimEvaluation.informOnly) }
         findings.sort(by: displayOrder)
         findings = FindingCauses.apply(
             findings,
@@ -92,7 +106,7 @@ public enum DomainEvaluator {
                 cdnSameMeaning: cdnFacts?.canonicalHash != nil && cdnFacts?.canonicalHash == wellKnown.canonicalHash,
                 rootSameMeaning: rootFacts?.canonicalHash != nil && rootFacts?.canonicalHash == wellKnown.canonicalHash,
                 appleReason: cdnFacts?.appleFailureReason))
-        if HostNetwork.failedToReach(observation.wellKnown), HostNetwork.failedToReach(observation.cdn) {
+        if HostNetwork.failedAlike(observation.wellKnown, observation.cdn) {
             findings = blameHostNetwork(findings)
         }
         return DomainReport(
@@ -105,14 +119,9 @@ public enum DomainEvaluator {
                 wellKnown: wellKnown.facts, plainStatus: observation.wellKnownPlain?.response?.status, root: rootFacts),
             cdn: cdnFacts,
             diff: diff,
-            documents: documents)
-    }
-
-    /// Whether Apple's cached answer is older than the origin's current meaning: then its failure reason is about
-    /// an origin that has since changed (fixed, usually), and the right advice is to wait for Apple's refresh.
-    static func answerPredates(_ cdn: CDNFacts?, _ originSince: Date?, now: Date) -> Bool {
-        guard let originSince, let age = cdn?.age else { return false }
-        return now.addingTimeInterval(-Double(age)) < originSince
+            documents: documents,
+            claims: ClaimEvaluation.checks(expectations, origin: wellKnown.document, cdn: cdnDocument),
+            originOnly: expectations.originOnly ? true : nil)
     }
 
     /// The verdict of a set of findings, the first that applies: an error on the origin's `.well-known` (origin or
@@ -120,17 +129,28 @@ public enum DomainEvaluator {
     /// `cdn_missing`; `cdn.stale` is `cdn_stale`; an unreachable or unasked CDN is `unknown`; else `ready`.
     ///
     /// A `cdn.stale` of severity `info` (only comments or unknown keys differ) does not hold a release back: it
-    /// cannot change which URLs open the app.
+    /// cannot change which URLs open the app. Nor does any `cdn.*` finding that is information: Apple's copy of a
+    /// domain that devices read from the origin only (`Expectations.originOnly`).
     public static func verdict(for findings: [ReportFinding], cdnAsked: Bool) -> Verdict {
         if findings.contains(where: isOriginBreaking) { return .originBroken }
         // A lagging copy's expectation is a warning under `cdn.stale`: the file is right, Apple is late.
         if findings.contains(where: { $0.code.family == .expectation && $0.severity == .error }) {
             return .expectationFailed
         }
-        if findings.contains(where: { $0.has(.cdnMissing) || $0.has(.cdnInvalid) }) { return .cdnMissing }
+        if findings.contains(where: isCDNMissing) { return .cdnMissing }
         if findings.contains(where: { $0.has(.cdnStale) && $0.severity != .info }) { return .cdnStale }
-        if !cdnAsked || findings.contains(where: { $0.has(.cdnUnreachable) }) { return .unknown }
+        if !cdnAsked || findings.contains(where: isCDNUnreachable) { return .unknown }
         return .ready
+    }
+
+    /// `cdn.missing` or `cdn.invalid` that is not information.
+    static func isCDNMissing(_ finding: ReportFinding) -> Bool {
+        (finding.has(.cdnMissing) || finding.has(.cdnInvalid)) && finding.severity > .info
+    }
+
+    /// `cdn.unreachable` that is not information.
+    static func isCDNUnreachable(_ finding: ReportFinding) -> Bool {
+        finding.has(.cdnUnreachable) && finding.severity > .info
     }
 
     /// An error-severity origin or content finding on `.well-known`: Apple would refuse the file. Not one caused by
@@ -161,11 +181,20 @@ public enum DomainEvaluator {
         }
     }
 
-    /// Findings grouped by source, errors first, then by code: the order a person reads a report in.
+    /// Findings grouped by source, errors first, then by code: the order a person reads a report in. The build's
+    /// own error (`expect.app_claim`: a claim customers' devices ignore) comes before everything: no file fixes it,
+    /// and whatever else is wrong with the domain does not matter to that claim until the build is fixed.
     static func displayOrder(_ a: ReportFinding, _ b: ReportFinding) -> Bool {
+        let (aBuild, bBuild) = (a.isBuildError, b.isBuildError)
+        if aBuild != bBuild { return aBuild }
         if a.source != b.source { return a.source < b.source }
         if a.severity != b.severity { return a.severity > b.severity }
         if a.code != b.code { return a.code < b.code }
         return a.subject < b.subject
     }
+}
+
+extension ReportFinding {
+    /// An error of the app's build itself (`expect.app_claim`), which no change to a file can fix.
+    var isBuildError: Bool { has(.expectAppClaim) && severity == .error }
 }

@@ -61,8 +61,9 @@ enum ExpectationEvaluation {
             what = "\(app) is not yet listed in \(service) on Apple's copy: the origin lists it"
         } else {
             let url = finding.detail["url"]?.stringValue ?? finding.subject
-            let decision = finding.detail["decision"]?.stringValue ?? "different"
-            what = "\(url) is \(decision) on Apple's copy: the origin already gives the expected decision"
+            let decision = finding.detail["decision"]?.stringValue.flatMap(MatchDecision.init(rawValue:))
+            let outcome = decision.map(phrase) ?? "gets another decision"
+            what = "\(url) \(outcome) on Apple's copy: the origin already gives the expected decision"
         }
         lagging.message = "\(what); Apple's copy\(expiry) does not yet — wait for Apple's refresh"
         lagging.causedBy = FindingCause(code: .cdnStale, source: .cdn)
@@ -105,13 +106,32 @@ enum ExpectationEvaluation {
                 "exclude": .bool(rule.exclude),
             ])
         }
-        let wanted = expected.decision == .notMatch ? "not to open the app" : "to be \(expected.decision.rawValue)"
         let ruleText = outcome.rule.map { " by the rule at \($0.jsonPath)" } ?? ""
         return ReportFinding(
             code: .expectURL, severity: .error, source: source,
-            message: "\(expected.url) for \(expected.appID) is \(outcome.decision.rawValue)\(ruleText) on the "
-                + "\(copy == "cdn" ? "CDN" : "origin") copy, expected \(wanted)",
+            message: "\(expected.url) for \(expected.appID) \(phrase(outcome.decision))\(ruleText) on the "
+                + "\(copy == "cdn" ? "CDN" : "origin") copy, expected \(wanted(expected.decision))",
             detail: detail, subject: expected.url)
+    }
+
+    /// What a URL gets, in words: `is matched` (by the rule at …), `is excluded`, `matches no rule`.
+    static func phrase(_ decision: MatchDecision) -> String {
+        switch decision {
+        case .match: "is matched"
+        case .exclude: "is excluded"
+        case .noMatch: "matches no rule"
+        case .undecided: "cannot be decided"
+        }
+    }
+
+    /// What the expectation asked for, after "expected": `to match`, `to be excluded`, `to match no rule`.
+    static func wanted(_ decision: ExpectedDecision) -> String {
+        switch decision {
+        case .match: "to match"
+        case .exclude: "to be excluded"
+        case .noMatch: "to match no rule"
+        case .notMatch: "not to open the app"
+        }
     }
 
     private static func holds(_ expected: ExpectedDecision, _ decision: MatchDecision) -> Bool {

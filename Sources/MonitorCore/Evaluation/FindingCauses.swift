@@ -9,7 +9,8 @@ import Foundation
 /// 1. The same problem at several places of one file (a placeholder app ID in three entries) is one finding
 ///    listing every JSON path (`detail.paths`).
 /// 2. While a WAF blocks Apple's fetcher (`origin.bot_blocked`), what Apple's user agent got on `.well-known` (a
-///    403, an HTML page) is that block; while `.well-known` fails, every root-path finding is context, caused by the `.well-known` failure: nobody
+///    403, an HTML page) is that block; while `.well-known` fails, every root-path finding (and `origin.root_only`,
+///    which says the root path still serves the file) is context, caused by the `.well-known` failure: nobody
 ///    needs the legacy path.
 /// 3. The same content problem on another copy with the same meaning (root path or Apple's CDN) is one problem:
 ///    the copy's finding is caused by the `.well-known` one, which lists the copies in `detail.also_on`.
@@ -43,7 +44,11 @@ enum FindingCauses {
             {
                 // What Apple's user agent got (a 403, an HTML page) is the block itself, seen from the fetcher.
                 result[index].causedBy = FindingCause(code: blocked.code, source: .wellKnown)
-            } else if finding.source == .root, let primary {
+            } else if finding.source == .root || finding.has(.originRootOnly), let primary,
+                primary.code != finding.code || primary.source != finding.source
+            {
+                // `origin.root_only` says where the file still is: it is the `.well-known` failure's context, one
+                // incident with it, not a second alert.
                 result[index].causedBy = FindingCause(code: primary.code, source: primary.source)
             } else if let twin = sameProblemOnWellKnown(finding, in: result, context: context) {
                 result[index].causedBy = FindingCause(code: twin.code, source: .wellKnown, relation: .sameProblem)

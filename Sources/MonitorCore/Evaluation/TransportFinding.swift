@@ -13,7 +13,11 @@ enum TransportFinding {
     ) -> ReportFinding {
         var detail: FindingDetail = ["url": .string(url), "error": .string(failure.message)]
         if let certificate { detail["certificate"] = certificate.detail }
-        let (code, advice) = codeAndAdvice(forFailureKind: failure.kind)
+        var (code, advice) = codeAndAdvice(forFailureKind: failure.kind)
+        if failure.nameNotFound == true {
+            detail["name_not_found"] = .bool(true)
+            advice = "the name does not exist (NXDOMAIN): register it or publish an A/AAAA record for it"
+        }
         return ReportFinding(
             code: code, severity: .error, source: source,
             message: "\(advice) (\(failure.message))", detail: detail)

@@ -6,17 +6,27 @@ public struct Expectations: Sendable, Hashable, Codable {
     /// What an app's entitlements say about this domain beyond "list me" (a developer-mode entry in a distribution
     /// build): reported as `expect.app_claim` findings with each check.
     public var claimNotes: [ClaimNote]
+    /// Whether devices read this domain's file from the origin only: it is checked only because apps claim it, and
+    /// every claim is `?mode=developer` or `?mode=managed`, which devices fetch from the origin directly, never
+    /// through Apple's CDN. Apple's copy then decides nothing: its findings are information. A domain a person
+    /// named (`check DOMAIN`, `domains:`) or expects something of is judged on both copies.
+    public var originOnly: Bool
 
-    public init(apps: [ExpectedApp] = [], urls: [ExpectedURL] = [], claimNotes: [ClaimNote] = []) {
+    public init(
+        apps: [ExpectedApp] = [], urls: [ExpectedURL] = [], claimNotes: [ClaimNote] = [], originOnly: Bool = false
+    ) {
         self.apps = apps
         self.urls = urls
         self.claimNotes = claimNotes
+        self.originOnly = originOnly
     }
 
     public var isEmpty: Bool { apps.isEmpty && urls.isEmpty && claimNotes.isEmpty }
 
     /// Adds `other`'s expectations that are not already here (one domain claimed by several binaries or files).
+    /// The domain stays origin-only only when both are: a named domain, or a claim through Apple's CDN, wins.
     public mutating func merge(_ other: Expectations) {
+        originOnly = originOnly && other.originOnly
         for app in other.apps where !apps.contains(where: { $0.sameDemand(as: app) }) { apps.append(app) }
         for url in other.urls where !urls.contains(url) { urls.append(url) }
         for note in other.claimNotes where !claimNotes.contains(note) { claimNotes.append(note) }

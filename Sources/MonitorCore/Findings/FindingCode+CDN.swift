@@ -13,7 +13,9 @@ extension FindingCode {
 
     public static let cdnMissing = FindingCode(
         .cdn, "missing", severity: .error,
-        meaning: "Apple's CDN answers 404: it has no copy (the detail carries Apple-Failure-Reason and friends).",
+        meaning:
+            "Apple's CDN answers 404: it has no copy (the detail carries Apple-Failure-Reason and friends; "
+            + "cached_at and origin_changed_at when Apple cached that answer before the origin's file last changed).",
         whyAppleCares: "Devices get their associations from the CDN; without a copy, links open in the browser.",
         fix: "Fix the origin per Apple's reason, then wait for the CDN to fetch it again.",
         example: "Apple's CDN has no copy of the file: Apple says SWCERR00101 Bad HTTP Response: 403 Forbidden")

@@ -18,8 +18,8 @@ extension FindingCode {
         whyAppleCares: "Devices decide per URL from the rules; a wrong decision opens the browser, or the app, "
             + "unexpectedly.",
         fix: "Change the file's rules so the URL gets the expected decision, or correct the expectation.",
-        example: "https://example.com/help for ABCDE12345.com.example.app is exclude by the rule at "
-            + "$.applinks.details[0].components[1] on the origin copy, expected to be match")
+        example: "https://example.com/help for ABCDE12345.com.example.app is excluded by the rule at "
+            + "$.applinks.details[0].components[1] on the origin copy, expected to match")
 
     public static let expectAppClaim = FindingCode(
         .expectation, "app_claim", severity: .error, concernsContent: false,

@@ -144,7 +144,9 @@ extension FindingCode {
             "Apple's CDN has no copy and its Apple-Failure-Reason blames the origin (a bad status, a timeout, a "
             + "private address, bad content), although nothing we observed explains it. When our own fetch saw "
             + "the problem (origin.json for HTML served with 200, origin.timeout, origin.status…), that finding is "
-            + "the cause, Apple's reason is cited under it (cdn.missing), and this code is not raised.",
+            + "the cause, Apple's reason is cited under it (cdn.missing), and this code is not raised. Nor is it "
+            + "when Apple cached its answer before the origin's file last changed (its Last-Modified, or a change "
+            + "the daemon saw): Apple's reason is then about the file as it was, and cdn.missing says so.",
         whyAppleCares:
             "Apple's fetcher is the only client whose view counts; it comes from Apple's network with its own user "
             + "agent, so a geo or IP firewall, or an origin slow for Apple only, is invisible to other clients.",

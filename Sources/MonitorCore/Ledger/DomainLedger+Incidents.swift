@@ -4,9 +4,11 @@ import Foundation
 extension DomainLedger {
     /// Gives the check's alert events their incident and consequences, opens or closes the domain's incident, and
     /// orders causes first.
+    ///
+    /// `propagatedAfter`: the delay of the check's `cdn.propagated`, if any, which a CDN alert's resolution names.
     static func annotate(
         _ events: [MonitorEvent], state: inout DomainState, alerts: [FindingIdentity: AlertState],
-        report: DomainReport
+        report: DomainReport, propagatedAfter: Double? = nil
     ) -> [MonitorEvent] {
         let now = report.checkedAt
         if state.incident == nil, let opening = events.first(where: { $0.type == .alertFiring }) {
@@ -25,6 +27,9 @@ extension DomainLedger {
                 return (event, !consequences.isEmpty)
             case .alertResolved(var alert):
                 alert.incident = incident
+                // A resolution says what holds again, as chat's "Recovered" does; what failed stays in `detail`.
+                alert.detail["problem"] = .string(alert.message)
+                alert.message = RecoveryText.text(for: alert.code, propagatedAfter: propagatedAfter)
                 event.payload = .alertResolved(alert)
                 return (event, false)
             default:
@@ -86,10 +91,6 @@ extension DomainLedger {
     ) -> IncidentDigest? {
         let wanted = events.filter { wants(webhook, $0) }
         var digest = IncidentDigest(incident: wanted.lazy.compactMap(\.alert?.incident).first ?? "")
-        let propagatedAfter = events.lazy.compactMap { event -> Double? in
-            guard case .cdnPropagated(let delay, _, _) = event.payload else { return nil }
-            return delay
-        }.first
         var told: Set<FindingIdentity> = []
         var reminders: Set<FindingIdentity> = []
         for event in wanted {
@@ -105,8 +106,8 @@ extension DomainLedger {
                 digest.started.append(started)
                 if let identity { told.insert(identity) }
             case .alertResolved(let alert):
+                // Its message already says what holds again (`annotate`).
                 var recovered = item(alert, consequences: [])
-                recovered.message = RecoveryText.text(for: alert.code, propagatedAfter: propagatedAfter)
                 if alert.flapping { recovered.flapping = IncidentDigest.Flapping() }
                 digest.recovered.append(recovered)
                 if let identity { told.insert(identity) }

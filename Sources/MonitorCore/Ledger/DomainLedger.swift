@@ -7,21 +7,26 @@ public struct LedgerPolicy: Sendable {
     public var webhooks: [WebhookConfiguration]
 
     /// Sources whose domain alerts are held (neither fired nor resolved) while a condition of the monitor itself
-    /// means they could not really be seen: the origins during `monitor.network`.
+    /// means they could not really be seen: the origins during `monitor.network`, Apple's CDN during
+    /// `monitor.cdn_unreachable` (then a domain's failing CDN answer is not its own problem: `LoneCDNFailure`).
     public var heldSources: Set<FindingSource>
 
     /// The configuration's maintenance windows: each open one acts as a silence, beside the stored silences of
     /// the snapshot.
     public var maintenance: [MaintenanceWindow]
 
+    /// How long Apple's CDN may fail for one domain alone before that alerts (`cdn.lone_failure_after`).
+    public var loneCDNFailureAfter: TimeInterval
+
     public init(
         alerts: AlertPolicy, webhooks: [WebhookConfiguration], heldSources: Set<FindingSource> = [],
-        maintenance: [MaintenanceWindow] = []
+        maintenance: [MaintenanceWindow] = [], loneCDNFailureAfter: TimeInterval = LoneCDNFailure.alertsAfter
     ) {
         self.alerts = alerts
         self.webhooks = webhooks
         self.heldSources = heldSources
         self.maintenance = maintenance
+        self.loneCDNFailureAfter = loneCDNFailureAfter
     }
 
     /// The default alert policy and no webhooks: alert states are kept (for `status`), nothing is sent.
@@ -53,6 +58,9 @@ public enum DomainLedger {
         makeID: () -> String
     ) -> LedgerOutcome {
         let now = report.checkedAt
+        let report = LoneCDNFailure.promote(
+            report, previous: snapshot.state?.openFindings, cdnHeld: policy.heldSources.contains(.cdn),
+            after: policy.loneCDNFailureAfter, now: now)
         var (state, timeline) = DomainStateTransition.apply(previous: snapshot.state, report: report)
         var check = AlertCheck(report: report)
         if !policy.heldSources.isEmpty {
@@ -69,8 +77,13 @@ public enum DomainLedger {
             alerts: transition.states.filter { $0.key.domain == report.domain }, silences: silences,
             domain: report.domain, verdict: report.verdict, now: now, makeID: makeID)
         let alerts = gate.alerts
-        var events = annotate(gate.events, state: &state, alerts: alerts, report: report)
         let informational = timelineEvents(timeline, snapshot: snapshot, report: report, makeID: makeID)
+        let propagatedAfter = informational.lazy.compactMap { event -> Double? in
+            guard case .cdnPropagated(let delay, _, _) = event.payload else { return nil }
+            return delay
+        }.first
+        var events = annotate(
+            gate.events, state: &state, alerts: alerts, report: report, propagatedAfter: propagatedAfter)
         events += informational.filter { event in !silences.contains { $0.isActive(at: now) && $0.mutes(event) } }
         let diff = informational.lazy.compactMap { event -> DocumentDiff? in
             guard case .originChanged(let diff, _) = event.payload else { return nil }
@@ -84,8 +97,8 @@ public enum DomainLedger {
             entry.detail["change_count"] = .int(diff.changes.count)
             return entry
         }
-        // History tells what happened, silenced or not.
-        timeline += alertTimeline(transition.events)
+        // History tells what happened, silenced or not, and what of it was sent.
+        timeline += alertTimeline(transition.events, sent: gate.events, alerts: alerts, silences: silences, now: now)
         return LedgerOutcome(
             state: state, alerts: alerts, alertsChanged: alerts != snapshot.alerts,
             run: runUpdate(snapshot.run, opensHistory: snapshot.state == nil, report: report), timeline: timeline,
@@ -141,25 +154,58 @@ public enum DomainLedger {
         return events
     }
 
-    /// `history`'s record of the alerts that fired (or rose in severity) and resolved at this check; reminders
-    /// change nothing and are left out.
-    static func alertTimeline(_ events: [MonitorEvent]) -> [TimelineEvent] {
-        events.compactMap { event in
-            let kind: TimelineEvent.Kind
-            let alert: MonitorEvent.Alert
-            switch event.payload {
-            case .alertFiring(let fired, reminder: false, _): (kind, alert) = (.alertFiring, fired)
-            case .alertResolved(let resolved): (kind, alert) = (.alertResolved, resolved)
-            default: return nil
+    /// `history`'s record of the alerts that fired (or rose in severity) and resolved at this check, and of what
+    /// receivers were told (`SilenceGate`, whose events are `sent`). An event not sent carries `sent: false`, and
+    /// `silenced` (id, by, reason, until) when a silence held it; the firing a silence held, sent at the first
+    /// check after it, is recorded at that check with `held_since`, when it fired. Reminders change nothing and are
+    /// left out.
+    static func alertTimeline(
+        _ events: [MonitorEvent], sent: [MonitorEvent], alerts: [FindingIdentity: AlertState], silences: [Silence],
+        now: Date
+    ) -> [TimelineEvent] {
+        let sentIDs = Set(sent.map(\.id))
+        var timeline = events.compactMap { event -> TimelineEvent? in
+            guard var entry = alertEntry(event) else { return nil }
+            guard !sentIDs.contains(event.id) else { return entry }
+            entry.detail["sent"] = .bool(false)
+            // The silence that holds it longest, as `status` names it.
+            if let silence = silences.filter({ $0.isActive(at: now) && $0.mutes(event) }).max(by: {
+                $0.endsAt < $1.endsAt
+            }) {
+                entry.detail["silenced"] = .object([
+                    "id": .string(silence.id), "by": .string(silence.author), "reason": .string(silence.reason),
+                    "until": .time(silence.endsAt),
+                ])
             }
-            var detail: FindingDetail = [
-                "code": .string(alert.code.id), "severity": .string(alert.severity.rawValue),
-                "source": .string(alert.source.rawValue),
-            ]
-            if !alert.subject.isEmpty { detail["subject"] = .string(alert.subject) }
-            if alert.flapping { detail["flapping"] = .bool(true) }
-            return TimelineEvent(at: event.occurredAt, kind: kind, detail: detail)
+            return entry
         }
+        let happened = Set(events.map(\.id))
+        for event in sent where !happened.contains(event.id) {
+            guard var entry = alertEntry(event), entry.kind == .alertFiring, let identity = event.identity else {
+                continue
+            }
+            entry.detail["held_since"] = .time(alerts[identity]?.firingAlert?.since)
+            timeline.append(entry)
+        }
+        return timeline
+    }
+
+    /// The timeline entry of an alert event: `alert.firing` (not a reminder) or `alert.resolved`.
+    private static func alertEntry(_ event: MonitorEvent) -> TimelineEvent? {
+        let kind: TimelineEvent.Kind
+        let alert: MonitorEvent.Alert
+        switch event.payload {
+        case .alertFiring(let fired, reminder: false, _): (kind, alert) = (.alertFiring, fired)
+        case .alertResolved(let resolved): (kind, alert) = (.alertResolved, resolved)
+        default: return nil
+        }
+        var detail: FindingDetail = [
+            "code": .string(alert.code.id), "severity": .string(alert.severity.rawValue),
+            "source": .string(alert.source.rawValue),
+        ]
+        if !alert.subject.isEmpty { detail["subject"] = .string(alert.subject) }
+        if alert.flapping { detail["flapping"] = .bool(true) }
+        return TimelineEvent(at: event.occurredAt, kind: kind, detail: detail)
     }
 
     private static func document(_ canonicalText: String) -> AASADocument? {

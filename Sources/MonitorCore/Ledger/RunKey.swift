@@ -6,7 +6,7 @@ import Foundation
 ///
 /// Two checks with equal keys extend one run. The key covers the verdict, every finding's identity and severity,
 /// the meanings seen (hashes), what each location and the CDN answered (status, failure class, Apple's reason
-/// code) and the certificate's expiry. It leaves out what changes on every check without changing the story:
+/// code), the certificate's expiry and the app claims checked. It leaves out what changes on every check without changing the story:
 /// times, durations, `Age`, the expected refresh and message wording. Timing samples go to metrics instead.
 public enum RunKey {
     public static func of(_ report: DomainReport) -> String {
@@ -24,6 +24,10 @@ public enum RunKey {
         }
         for finding in report.findings {
             parts.append("\(finding.code)|\(finding.source.rawValue)|\(finding.subject)|\(finding.severity.rawValue)")
+        }
+        // The claims checked (`apps:`): a new build claiming the domain starts a run, whose report `status` reads.
+        for claim in report.claims ?? [] {
+            parts.append("claim|\(claim.service)|\(claim.appID)|\(claim.claimedBy)|\(claim.held)")
         }
         let digest = SHA256.hash(data: Array(parts.joined(separator: "\n").utf8))
         return digest.prefix(16).map { byte in

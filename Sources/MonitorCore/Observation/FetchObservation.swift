@@ -116,10 +116,15 @@ public struct FetchFailure: Sendable, Hashable, Codable {
     public var kind: Kind
     /// What libcurl said, for a person (`SSL certificate problem: certificate has expired`).
     public var message: String
+    /// For `dns`: `true` when the resolver answered that the name does not exist (NXDOMAIN), `nil` when it was not
+    /// asked or could not answer. A name that does not exist is the domain's own problem, never evidence that this
+    /// host's network is down.
+    public var nameNotFound: Bool?
 
-    public init(kind: Kind, message: String) {
+    public init(kind: Kind, message: String, nameNotFound: Bool? = nil) {
         self.kind = kind
         self.message = message
+        self.nameNotFound = nameNotFound
     }
 }
 

@@ -31,3 +31,14 @@ public struct CheckSummary: Sendable, Hashable, Encodable {
         case checkedAt = "checked_at"
     }
 }
+
+extension CheckSummary {
+    /// The last line of `check`'s text: `6 domains: 3 ready, 1 cdn_stale, 1 origin_broken — exit 1`. The counts go
+    /// from the best verdict to the worst, so the worst stands next to the exit code it decided.
+    public var line: String {
+        let counts = Verdict.allCases.reversed().compactMap { verdict in
+            verdicts[verdict.rawValue].map { "\($0) \(verdict.rawValue)" }
+        }
+        return "\(domains) domain\(domains == 1 ? "" : "s"): \(counts.joined(separator: ", ")) — exit \(exitCode)"
+    }
+}

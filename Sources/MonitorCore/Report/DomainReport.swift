@@ -20,6 +20,12 @@ public struct DomainReport: Sendable, Hashable, Codable {
     /// Canonical text of each valid document seen, by canonical hash, so the store keeps each meaning once.
     /// Not part of the JSON form: the store keeps documents in their own table, and `--json` shows hashes.
     public var documents: [String: String] = [:]
+    /// Each app claim judged (`check --app`, `apps:`), held or not; `nil` (and absent from JSON) when no app
+    /// claims the domain.
+    public var claims: [ClaimCheck]?
+    /// `true` when devices read this domain from the origin only (`Expectations.originOnly`): Apple's copy was
+    /// asked, and its findings are information. `nil`, and absent from JSON, otherwise.
+    public var originOnly: Bool?
 
     public init(
         domain: String,
@@ -30,7 +36,9 @@ public struct DomainReport: Sendable, Hashable, Codable {
         origin: OriginFacts,
         cdn: CDNFacts?,
         diff: DocumentDiff?,
-        documents: [String: String]
+        documents: [String: String],
+        claims: [ClaimCheck]? = nil,
+        originOnly: Bool? = nil
     ) {
         self.domain = domain
         self.checkedAt = checkedAt
@@ -41,6 +49,8 @@ public struct DomainReport: Sendable, Hashable, Codable {
         self.cdn = cdn
         self.diff = diff
         self.documents = documents
+        self.claims = claims
+        self.originOnly = originOnly
     }
 
     /// The origin's canonical hash (the `.well-known` document Apple reads), when it is valid.
@@ -194,7 +204,8 @@ public struct AppleFailureReason: Sendable, Hashable, Codable {
 
 extension DomainReport {
     enum CodingKeys: String, CodingKey {
-        case domain, verdict, findings, origin, cdn, diff
+        case domain, verdict, findings, origin, cdn, diff, claims
+        case originOnly = "origin_only"
         case checkedAt = "checked_at"
         case durationSeconds = "duration"
     }

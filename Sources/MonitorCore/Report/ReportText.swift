@@ -11,7 +11,11 @@ public enum ReportText {
 
     /// One domain's report.
     public static func render(_ report: DomainReport) -> String {
-        var lines = ["\(report.domain): \(report.verdict.rawValue) — \(report.verdict.explanation)"]
+        let explanation =
+            report.verdict == .ready && report.originOnly == true
+            ? "the origin is valid; every claim of this domain reads it there directly, not through Apple's CDN"
+            : report.verdict.explanation
+        var lines = ["\(report.domain): \(report.verdict.rawValue) — \(explanation)"]
         var facts: [String] = []
         let wellKnown = report.origin.wellKnown
         facts.append("origin \(wellKnown.status.map(String.init) ?? wellKnown.error ?? "no answer")")
@@ -20,7 +24,7 @@ public enum ReportText {
             if let expiry = CDNExpiry.summary(cdn, now: report.checkedAt) { facts.append(expiry) }
         }
         if let notAfter = wellKnown.certificate?.notAfter {
-            facts.append("certificate until \(RFC3339.string(notAfter))")
+            facts.append("certificate until \(notAfter.shownTime)")
         }
         facts.append(String(format: "%.2f s", report.durationSeconds))
         lines.append("  " + facts.joined(separator: " · "))
@@ -41,6 +45,7 @@ public enum ReportText {
                 if let cause = finding.causedBy { lines.append("            " + cause.text) }
             }
         }
+        lines += claimLines(report.claims ?? [])
         if let diff = report.diff, !diff.changes.isEmpty {
             lines.append("  Apple's copy → origin (\(diff.hashA) → \(diff.hashB)):")
             for change in diff.changes.prefix(30) { lines.append("    \(change.summary)") }

@@ -32,13 +32,14 @@ public enum ReleaseWait {
         return .recheck(at: next)
     }
 
-    /// One line for a person: which domains wait, when Apple's copy may change, how long is left.
+    /// One line for a person: which domains wait, for what (Apple's CDN, or this host's network when neither the
+    /// origin nor Apple's CDN answered from here), when Apple's copy may change, how long is left.
     public static func progress(_ reports: [DomainReport], now: Date, deadline: Date, next: Date) -> String {
         let domains = waiting(reports).map { report in
             let expiry = report.cdn.flatMap { CDNExpiry.phrase($0.expiresAt ?? $0.expectedRefresh, now: now) }
             return "\(report.domain) (\(report.verdict.rawValue)\(expiry.map { ", Apple's copy \($0)" } ?? ""))"
         }
-        return "waiting for Apple's CDN: " + domains.joined(separator: "; ") + " — next check in "
+        return "waiting for \(waitedFor(waiting(reports))): " + domains.joined(separator: "; ") + " — next check in "
             + DurationText.describe(next.timeIntervalSince(now)) + ", "
             + DurationText.describe(deadline.timeIntervalSince(now)) + " left"
     }

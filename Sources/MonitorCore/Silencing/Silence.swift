@@ -63,9 +63,14 @@ public struct Silence: Sendable, Hashable, Codable {
         covers(domain: identity.domain) && (code.map { $0 == identity.code } ?? true)
     }
 
-    /// `silenced until 2026-11-23T12:00:00Z by alice: DNS migration` — what `status` and the page say.
+    /// `silenced until 2026-11-23T12:00:00Z by alice: DNS migration` — what the page and JSON say (UTC).
     public var text: String {
-        "silenced until \(RFC3339.string(endsAt)) by \(author): \(reason)"
+        Self.text(until: RFC3339.string(endsAt), author: author, reason: reason)
+    }
+
+    /// `silenced until UNTIL by AUTHOR: REASON`, with the end already written (UTC, or `shownTime` on a terminal).
+    public static func text(until: String, author: String, reason: String) -> String {
+        "silenced until \(until) by \(author): \(reason)"
     }
 }
 

@@ -9,8 +9,10 @@ import Foundation
 ///   `alert.firing` (not a reminder), and reminders count from then.
 /// - An `unsent` alert that resolves is never sent: it fired and resolved inside the silence, or resolved at the
 ///   very check the silence ended at; receivers never heard of it.
-/// - An alert told before the silence keeps its state; its reminders, escalations and `alert.resolved` during the
-///   silence are dropped (as Alertmanager drops notifications for silenced alerts).
+/// - An alert told before the silence keeps its state; its reminders and escalations during the silence are
+///   dropped (as Alertmanager drops notifications for silenced alerts), but its `alert.resolved` is sent: receivers
+///   that were told it fires would otherwise keep an open incident forever (Alertmanager's users ask for exactly
+///   this).
 ///
 /// The end is seen at the domain's next check, since a check is the only moment the daemon sends anything about a
 /// domain: a silence that expires sends its catch-up within one interval.
@@ -44,6 +46,11 @@ public enum SilenceGate {
             let before = previous[identity]?.firingAlert
             let told = before.map { $0.unsent != true } ?? false
             if muted {
+                // The end of an alert receivers were told of is sent anyway: they must be able to close it.
+                if event.type == .alertResolved, told {
+                    kept.append(event)
+                    continue
+                }
                 // A new firing (not an escalation or reminder of one already told) waits for the silence's end.
                 if event.type == .alertFiring, !told { alerts[identity] = alerts[identity]?.markingUnsent(true) }
                 continue

@@ -123,11 +123,12 @@ public enum DomainStateTransition {
     private static func applyCDNSync(report: DomainReport, state: inout DomainState, events: inout [TimelineEvent]) {
         let now = report.checkedAt
         guard let originHash = report.originHash else {
-            // No valid origin to compare with: in sync or not is unknown.
+            // No valid origin to compare with: in sync or not is unknown, but what Apple said is still a fact
+            // (`status` shows it): no copy since when, or the copy it serves (`cdnHash`).
             state.cdnInSync = nil
             state.staleSince = nil
-            state.missingSince = nil
-            state.expectedRefresh = nil
+            state.missingSince = report.cdnHash == nil ? (state.missingSince ?? now) : nil
+            state.expectedRefresh = report.cdnHash == nil ? report.cdn?.expectedRefresh : nil
             return
         }
         let inSync = report.cdnHash == originHash

@@ -16,11 +16,11 @@ public enum VerdictReasons {
         case .expectationFailed:
             matching = findings.filter { $0.code.family == .expectation && $0.severity == .error }
         case .cdnMissing:
-            matching = findings.filter { $0.has(.cdnMissing) || $0.has(.cdnInvalid) }
+            matching = findings.filter(DomainEvaluator.isCDNMissing)
         case .cdnStale:
             matching = findings.filter { $0.has(.cdnStale) && $0.severity != .info }
         case .unknown:
-            matching = findings.filter { $0.has(.cdnUnreachable) }
+            matching = findings.filter(DomainEvaluator.isCDNUnreachable)
         case .ready:
             matching = []
         }

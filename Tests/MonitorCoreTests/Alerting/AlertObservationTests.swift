@@ -57,3 +57,27 @@ struct AlertObservationTests {
         #expect(back.events.contains { $0.type == .alertResolved && $0.alert?.code == .cdnMissing })
     }
 }
+
+/// Apple's diagnosis of the origin (`origin.apple_failure`) is seen only through Apple's answer.
+@Suite("Alerts on Apple's diagnosis")
+struct AppleDiagnosisAlertTests {
+    typealias F = ObservationFixtures
+
+    static let apple403 = F.status(
+        404, headers: [HeaderField(name: "Apple-Failure-Reason", value: "SWCERR00101 Bad HTTP Response: 403 Forbidden")]
+    )
+
+    @Test("a CDN answering 503, or not answering, holds origin.apple_failure; Apple serving the file resolves it")
+    func cdnFailureHoldsDiagnosis() {
+        let diagnosed = F.evaluate(F.observation(cdn: Self.apple403))
+        let fired = AlertObservationTests.advance([:], diagnosed)
+        #expect(fired.events.contains { $0.type == .alertFiring && $0.alert?.code == .originAppleFailure })
+        for outage in [F.status(503), F.failure(.connect)] {
+            let during = AlertObservationTests.advance(fired.states, F.evaluate(F.observation(cdn: outage)))
+            #expect(during.events.isEmpty, "\(outage)")
+            #expect(during.states.keys.contains { $0.code == .originAppleFailure }, "\(outage)")
+        }
+        let back = AlertObservationTests.advance(fired.states, F.evaluate(F.observation()))
+        #expect(back.events.contains { $0.type == .alertResolved && $0.alert?.code == .originAppleFailure })
+    }
+}

@@ -62,4 +62,58 @@ struct MonitorHostEvidenceTests {
         var conditions = MonitorConditions()
         #expect(conditions.record(report, domains: 1, now: F.now).isEmpty)
     }
+
+    static func report(
+        _ domain: String, origin: FetchObservation.Outcome, cdn: FetchObservation.Outcome?
+    ) -> DomainReport {
+        F.evaluate(F.observation(wellKnown: origin, cdn: cdn) { $0.domain = domain })
+    }
+
+    static let nxdomain = FetchObservation.Outcome.failure(
+        FetchFailure(kind: .dns, message: "Could not resolve host: dead.example", nameNotFound: true))
+
+    static func fires(_ transitions: [MonitorConditions.Transition]) -> Bool {
+        transitions.contains { if case .fired(let c) = $0 { c.code == .monitorNetwork } else { false } }
+    }
+
+    @Test(
+        "a dead domain (NXDOMAIN) while Apple's CDN host blips is the domain's: no monitor.network (issue 35 item 13)")
+    func deadDomainDuringCDNBlip() throws {
+        let report = Self.report("dead.example", origin: Self.nxdomain, cdn: F.failure(.dns))
+        let dns = try #require(report.finding("origin.dns"))
+        #expect(dns.causedBy == nil)
+        #expect(dns.message.contains("does not exist (NXDOMAIN)"))
+        #expect(report.verdict == .originBroken)
+        var conditions = MonitorConditions()
+        for domains in [1, 3] {
+            #expect(!Self.fires(conditions.record(report, domains: domains, now: F.now)))
+        }
+        #expect(conditions.heldSources.isEmpty)
+    }
+
+    @Test("three dead domains of five are not a majority of network failures: NXDOMAIN counts for none")
+    func deadDomainsAreNoMajority() {
+        var conditions = MonitorConditions()
+        for index in 0..<3 {
+            let report = Self.report("dead\(index).example", origin: Self.nxdomain, cdn: F.status(404))
+            #expect(!Self.fires(conditions.record(report, domains: 5, now: F.now)))
+        }
+        for index in 0..<3 {
+            let report = Self.report("down\(index).example", origin: F.failure(.dns), cdn: F.status(404))
+            let fired = Self.fires(conditions.record(report, domains: 5, now: F.now))
+            #expect(fired == (index == 2), "the third resolver failure of five domains is the majority")
+        }
+    }
+
+    @Test("origin and CDN host failing differently: one domain is no evidence, two domains are")
+    func differentKindsNeedTwoDomains() throws {
+        let first = Self.report("a.example", origin: F.failure(.dns), cdn: F.failure(.connect))
+        #expect(try #require(first.finding("origin.dns")).causedBy == nil)
+        var conditions = MonitorConditions()
+        #expect(!Self.fires(conditions.record(first, domains: 10, now: F.now)))
+        let second = Self.report("b.example", origin: F.failure(.connect), cdn: F.failure(.dns))
+        #expect(Self.fires(conditions.record(second, domains: 10, now: F.now)))
+        let message = try #require(conditions.active[.monitorNetwork]?.message)
+        #expect(message.hasPrefix("2 domains and Apple's CDN host fail DNS or connect"), "\(message)")
+    }
 }

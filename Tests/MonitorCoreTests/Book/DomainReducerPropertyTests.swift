@@ -72,7 +72,7 @@ struct DomainReducerPropertyTests {
         }
     }
 
-    @Test("an alert fires at most once per incident, in history and, without silences, to receivers")
+    @Test("an alert fires at most once per incident, in history and to receivers; a resolution sent was told")
     func firesOncePerIncident() {
         for seed in UInt64(1)...60 {
             for withSilences in [false, true] {
@@ -89,15 +89,14 @@ struct DomainReducerPropertyTests {
                             #expect(historyFiring.remove(key) != nil, "seed \(seed): resolved \(key) never fired")
                         }
                     }
-                    guard !withSilences else { continue }
                     for event in commit.ledger.events {
                         guard let alert = event.alert else { continue }
                         let key = "\(alert.code)@\(alert.source.rawValue)/\(alert.subject)"
                         if case .alertFiring(_, reminder: false, _) = event.payload {
-                            // Firing again is an escalation only: its severity rose.
+                            // Firing again is an escalation only: its severity rose (a silence may drop one).
                             let before = toldFiring.updateValue(alert.severity, forKey: key)
                             #expect(
-                                before.map { alert.severity > $0 } ?? true,
+                                withSilences || (before.map { alert.severity > $0 } ?? true),
                                 "seed \(seed): \(key) sent firing twice without a resolution")
                         } else if event.type == .alertResolved {
                             #expect(
@@ -110,7 +109,7 @@ struct DomainReducerPropertyTests {
         }
     }
 
-    @Test("nothing is delivered that its commit does not hold, and nothing alerting while a silence holds")
+    @Test("nothing is delivered that its commit does not hold; while a silence holds, only resolutions of told alerts")
     func deliveriesAreJournaled() {
         for seed in UInt64(1)...60 {
             let simulation = Self.run(seed: seed, steps: 40, withSilences: true)
@@ -120,9 +119,10 @@ struct DomainReducerPropertyTests {
                 for delivery in commit.ledger.deliveries {
                     #expect(events.contains(delivery.event.id), "seed \(seed): a delivery of an unjournaled event")
                     #expect(deliveryIDs.insert(delivery.deliveryID).inserted, "seed \(seed): a delivery twice")
+                    // A resolution goes out during a silence (issue 35 item 3); the other test holds that it was told.
                     if commit.silenced {
                         #expect(
-                            delivery.event.type != .alertFiring && delivery.event.type != .alertResolved,
+                            delivery.event.type != .alertFiring,
                             "seed \(seed): \(delivery.event.type.rawValue) sent during a silence")
                     }
                 }

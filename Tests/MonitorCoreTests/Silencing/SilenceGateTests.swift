@@ -64,7 +64,17 @@ struct SilenceGateTests {
         #expect(scenario.run("FF.F") == ["", "", "", "fire"])
     }
 
-    @Test("an alert told before the silence is not sent again when it ends; its reminders and resolve are muted")
+    @Test("an alert told before a silence that resolves inside it sends its resolution (issue 35 item 3)")
+    func toldBeforeResolvesInside() {
+        var scenario = SilencedScenario()
+        #expect(scenario.check("F") == "fire")
+        scenario.silence(for: 6)
+        #expect(scenario.run("FF.F") == ["", "", "resolve", ""])
+        // The second firing inside the silence is new to receivers: it waits for the end, then goes once.
+        #expect(scenario.run("FFF") == ["", "", "fire"])
+    }
+
+    @Test("an alert told before the silence is not sent again when it ends; its reminders are muted")
     func toldBefore() {
         var scenario = SilencedScenario()
         #expect(scenario.check("F") == "fire")

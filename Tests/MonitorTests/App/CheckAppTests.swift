@@ -62,6 +62,9 @@ struct CheckAppTests {
                 ] : [])
     }
 
+    /// A domain every build below claims only with `?mode=developer`; the origin lists the shop.
+    static let developerOnly = "dev.origin.test"
+
     static func withFixtures<Result>(_ body: ([String], URL) async throws -> Result) async throws -> Result {
         let hosts = ["shop.origin.test", "login.origin.test", "staging.origin.test"]
         let headers = [("Content-Type", "application/json"), ("Cache-Control", "max-age=3600"), ("Age", "60")]
@@ -71,9 +74,15 @@ struct CheckAppTests {
             },
             FixtureRoute("/apple-app-site-association", FixtureResponse(status: 404)),
         ]
-        let cdnRoutes = hosts.map { host in
-            FixtureRoute("/a/v1/\(host)", .text(file(host: host, copy: "cdn"), headers: headers))
-        }
+        // Apple's CDN has no copy of dev.origin.test, and blames the origin as a firewall would: devices of a
+        // `?mode=developer` claim never ask it.
+        let appleMiss = FixtureRoute(
+            "/a/v1/\(developerOnly)",
+            .text("", status: 404, headers: [("Apple-Failure-Reason", "SWCERR00101 Bad HTTP Response: 403 Forbidden")]))
+        let cdnRoutes =
+            hosts.map { host in
+                FixtureRoute("/a/v1/\(host)", .text(file(host: host, copy: "cdn"), headers: headers))
+            } + [appleMiss]
         return try await withFixtureServer(certificate: .valid(for: "*.origin.test"), routes: originRoutes) { origin in
             try await withFixtureServer(certificate: .valid(for: "cdn.test"), routes: cdnRoutes) { cdn in
                 let bundle = try writeCABundle([origin, cdn], tag: "check-app")
@@ -190,6 +199,109 @@ struct CheckAppTests {
             #expect(domains["shop.origin.test"]?["verdict"] as? String == "cdn_stale")
             #expect(!Self.messages(domains["shop.origin.test"]).contains { $0.contains(Self.shop) })
             #expect(domains["login.origin.test"]?["verdict"] as? String == "expectation_failed")
+        }
+    }
+
+    /// A build whose main app claims `developerOnly` with `?mode=developer` only.
+    static func developerBuild(development: Bool) -> AppFixture.Bundle {
+        let entitlements = AppFixture.entitlements(
+            bundleID: "com.example.shop", domains: ["applinks:\(developerOnly)?mode=developer"],
+            development: development, team: team)
+        return AppFixture.Bundle(
+            name: "Shop.app", bundleID: "com.example.shop", executable: MachOFixture.thin(.device(entitlements)))
+    }
+
+    static func findings(_ domain: [String: Any]?) -> [[String: Any]] {
+        domain?["findings"] as? [[String: Any]] ?? []
+    }
+
+    @Test("a domain claimed only with ?mode=developer is judged on the origin: Apple's miss is information")
+    func developerOnlyDomain() async throws {
+        try await Self.withFixtures { options, directory in
+            // A distribution build: customers' devices ignore the claim. That is the error, said first; exit 4.
+            let release = try AppFixture.ipa(
+                Self.developerBuild(development: false), named: "Release.ipa", in: directory)
+            let run = try await MonitorBinary.run(["check", "--app", release, "--json"] + options)
+            #expect(run.status == 4, "\(run.output)\(run.error)")
+            let domain = try Self.domains(run.output)[Self.developerOnly]
+            #expect(domain?["verdict"] as? String == "expectation_failed", "\(run.output)")
+            let findings = Self.findings(domain)
+            #expect(findings.first?["code"] as? String == "expect.app_claim", "\(findings)")
+            #expect(findings.first?["severity"] as? String == "error")
+            #expect(!findings.contains { $0["code"] as? String == "origin.apple_failure" }, "\(findings)")
+            let missing = findings.first { $0["code"] as? String == "cdn.missing" }
+            #expect(missing == nil || missing?["severity"] as? String == "info", "\(findings)")
+            #expect(
+                !findings.contains { ($0["severity"] as? String) != "info" && ($0["source"] as? String) == "cdn" })
+            let text = try await MonitorBinary.run(["check", "--app", release] + options)
+            #expect(text.status == 4)
+            let lines = text.output.split(separator: "\n").map(String.init)
+            #expect(lines.first?.hasPrefix("\(Self.developerOnly): expectation_failed") == true, "\(text.output)")
+            let firstFinding = lines.first { $0.hasPrefix("    ") }
+            #expect(firstFinding?.contains("error   expect.app_claim") == true, "\(text.output)")
+            #expect(!text.output.contains("firewall"), "\(text.output)")
+
+            // A development build: nothing is wrong; the origin lists the app.
+            let debug = try AppFixture.ipa(Self.developerBuild(development: true), named: "Debug.ipa", in: directory)
+            let passing = try await MonitorBinary.run(["check", "--app", debug, "--json"] + options)
+            #expect(passing.status == 0, "\(passing.output)\(passing.error)")
+            let ready = try Self.domains(passing.output)[Self.developerOnly]
+            #expect(ready?["verdict"] as? String == "ready", "\(passing.output)")
+            #expect(!Self.findings(ready).contains { ($0["severity"] as? String) != "info" }, "\(passing.output)")
+            #expect(ready?["origin_only"] as? Bool == true)
+            let readyText = try await MonitorBinary.run(["check", "--app", debug] + options)
+            #expect(
+                readyText.output.hasPrefix(
+                    "\(Self.developerOnly): ready — the origin is valid; every claim of this domain reads it there "
+                        + "directly, not through Apple's CDN"), "\(readyText.output)")
+
+            // Named on the command line, the domain is judged for every device: Apple's copy counts again.
+            let named = try await MonitorBinary.run(["check", Self.developerOnly, "--app", debug] + options)
+            #expect(named.status == 1, "\(named.output)")
+        }
+    }
+
+    @Test("check --app lists every claim it judged and whether it held, in text and JSON")
+    func listsClaims() async throws {
+        try await Self.withFixtures { options, directory in
+            let ipa = try AppFixture.ipa(Self.build(development: true, withLogin: false), in: directory)
+            let run = try await MonitorBinary.run(["check", "--app", ipa, "--json"] + options)
+            #expect(run.status == 3, "\(run.output)\(run.error)")
+            let domains = try Self.domains(run.output)
+            let shop = try #require(domains["shop.origin.test"]?["claims"] as? [[String: Any]], "\(run.output)")
+            func claim(_ service: String, _ app: String, in claims: [[String: Any]]) -> [String: Any]? {
+                claims.first { $0["service"] as? String == service && $0["app_id"] as? String == app }
+            }
+            let applinks = claim("applinks", Self.shop, in: shop)
+            #expect(applinks?["held"] as? Bool == true, "\(shop)")
+            #expect(applinks?["origin"] as? Bool == true)
+            #expect(applinks?["cdn"] as? Bool == true)
+            #expect(
+                applinks?["claimed_by"] as? String == "Shop.ipa Payload/Shop.app/Shop: applinks:shop.origin.test",
+                "\(shop)")
+            #expect(claim("webcredentials", Self.shop, in: shop)?["held"] as? Bool == true)
+            // The App Clip is listed on the origin, not yet on Apple's copy: not held.
+            let clip = claim("appclips", Self.clip, in: shop)
+            #expect(clip?["held"] as? Bool == false, "\(shop)")
+            #expect(clip?["origin"] as? Bool == true)
+            #expect(clip?["cdn"] as? Bool == false)
+            // A developer-mode claim reads the origin only.
+            let staging = try #require(domains["staging.origin.test"]?["claims"] as? [[String: Any]])
+            let developer = claim("applinks", Self.shop, in: staging)
+            #expect(developer?["held"] as? Bool == true, "\(staging)")
+            #expect(developer?["origin_only"] as? Bool == true)
+            #expect(developer?.keys.contains("cdn") == true && developer?["cdn"] is NSNull)
+
+            let text = try await MonitorBinary.run(["check", "--app", ipa] + options)
+            #expect(text.status == 3)
+            #expect(
+                text.output.contains(
+                    "    held      applinks \(Self.shop) on the origin and Apple's copy (Shop.ipa Payload/Shop.app/Shop: "
+                        + "applinks:shop.origin.test)"), "\(text.output)")
+            #expect(
+                text.output.contains(
+                    "    not held  appclips \(Self.clip): listed on the origin, not on Apple's copy"), "\(text.output)")
+            #expect(text.output.contains("  claims: 2 of 3 held"), "\(text.output)")
         }
     }
 }

@@ -3,6 +3,7 @@ import EndToEndSlot
 import Foundation
 import HTTPEngine
 import Monitor
+import TestSupport
 import Testing
 
 /// `check` against many fixture origins and a fake Apple CDN: every origin and CDN code and every verdict.
@@ -106,18 +107,21 @@ struct CheckEndToEndTests {
         #expect(Set(reports.map(\.verdict)) == Set(Verdict.allCases))
     }
 
-    @Test("an origin that never answers times out: origin.timeout, origin_broken")
+    @Test("an origin that never answers times out: origin.timeout, origin_broken, and no plain comparison waits")
     func hangingOrigin() async throws {
         // The one domain of this run must time out, and nothing else in it has to answer in time: 2 s is enough.
-        let reports = try await CheckScenarios.with(cdnDomains: ["hang.origin.test"], timeout: .seconds(2)) {
+        let (reports, asked) = try await CheckScenarios.with(cdnDomains: ["hang.origin.test"], timeout: .seconds(2)) {
             scenarios in
-            try await CheckRunner.run(
+            let reports = try await CheckRunner.run(
                 [CheckRunner.Target(domain: "hang.origin.test")], probe: scenarios.settings,
                 evaluation: EvaluationSettings())
+            return (reports, scenarios.origin.requests.map { $0.userAgent ?? "" })
         }
         let hang = try #require(reports.first)
         #expect(reports.count == 1)
         #expect(hang.origin.wellKnown.error == FetchFailure.Kind.timeout.rawValue)
+        #expect(hang.origin.plainStatus == nil)
+        #expect(!asked.contains { $0.hasPrefix("aasa-monitor/") }, "\(asked)")
         #expect(Set(hang.findings.map(\.code.id)).contains("origin.timeout"), "\(hang.findings)")
         #expect(hang.verdict == .originBroken)
     }

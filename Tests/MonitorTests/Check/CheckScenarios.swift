@@ -43,6 +43,8 @@ struct CheckScenarios {
     let caBundle: String
     let connectTo: [String]
     let cdn: FixtureServer
+    /// The server of every `*.origin.test` host, for counting what a check asked an origin.
+    let origin: FixtureServer
 
     static func json(_ text: String, contentType: String = "application/json") -> FixtureResponse {
         .text(text, headers: [("Content-Type", contentType)])
@@ -182,7 +184,8 @@ struct CheckScenarios {
                         version: "9.9.9-test", cdnBaseURL: "https://cdn.test/a/v1/", timeout: timeout,
                         connectTo: try rules.map { try ConnectToRule(parsing: $0) }, trust: .only(caFile: bundle))
                     return try await body(
-                        CheckScenarios(settings: settings, caBundle: bundle, connectTo: rules, cdn: cdn))
+                        CheckScenarios(
+                            settings: settings, caBundle: bundle, connectTo: rules, cdn: cdn, origin: origin))
                 }
             }
         }

@@ -21,7 +21,7 @@ struct CheckStreamingTests {
             let run = try await MonitorBinary.run(
                 ["check"] + domains + ["--json-lines"] + scenarios.commandOptions)
             #expect(run.status == 1, "the most severe verdict wins: \(run.error)")
-            let objects = try Self.objects(run.output)
+            let objects = try Self.objects(run.output).dropLast()
             #expect(objects.map { $0["domain"] as? String } == domains)
             #expect(objects.map { $0["verdict"] as? String } == ["origin_broken", "ready", "origin_broken"])
             let keys = Set(try #require(objects.first).keys)
@@ -30,6 +30,37 @@ struct CheckStreamingTests {
                 keys.subtracting(["diff"]) == [
                     "domain", "verdict", "findings", "origin", "cdn", "checked_at", "duration",
                 ])
+        }
+    }
+
+    @Test("the text report and --json-lines end with one summary: how many domains had each verdict, and the exit")
+    func endsWithSummary() async throws {
+        let domains = ["ready.origin.test", "gone.origin.test", "stale.origin.test", "expect.origin.test"]
+        try await CheckScenarios.with(cdnDomains: domains) { scenarios in
+            // /buy/2 opens the app on the origin: expect.origin.test fails its expectation.
+            let options =
+                domains + ["--expect-no-url", "https://expect.origin.test/buy/2=\(CheckScenarios.app)"]
+                + scenarios.commandOptions
+            let text = try await MonitorBinary.run(["check"] + options)
+            #expect(text.status == 1, "\(text.error)")
+            // After the last domain's report, a blank line and the summary, the output's last line.
+            let ending = text.output.split(separator: "\n", omittingEmptySubsequences: false).suffix(3)
+            let summaryLine = "4 domains: 1 ready, 1 cdn_stale, 1 expectation_failed, 1 origin_broken — exit 1"
+            #expect(Array(ending) == ["", Substring(summaryLine), ""], "\(text.output)")
+            let lines = try await MonitorBinary.run(["check"] + options + ["--json-lines"])
+            #expect(lines.status == 1, "\(lines.error)")
+            let objects = try Self.objects(lines.output)
+            #expect(objects.dropLast().map { $0["domain"] as? String } == domains)
+            // The last line is told from a domain's by its one key, and carries what --json's summary carries.
+            let last = try #require(objects.last)
+            #expect(Array(last.keys) == ["summary"])
+            let summary = try #require(last["summary"] as? [String: Any])
+            #expect(summary["exit_code"] as? Int == 1)
+            #expect(summary["verdict"] as? String == "origin_broken")
+            #expect(summary["domains"] as? Int == 4)
+            let counts = try #require(summary["verdicts"] as? [String: Int])
+            #expect(counts == ["ready": 1, "origin_broken": 1, "cdn_stale": 1, "expectation_failed": 1])
+            #expect(Set(summary.keys) == ["verdict", "exit_code", "domains", "verdicts", "version", "checked_at"])
         }
     }
 
@@ -68,9 +99,10 @@ struct CheckStreamingTests {
                 ["check", "slow.origin.test", "ready.origin.test"] + scenarios.commandOptions)
             #expect(run.status == 1)
             let blocks = run.output.components(separatedBy: "\n\n")
-            #expect(blocks.count == 2, "\(run.output)")
+            #expect(blocks.count == 3, "\(run.output)")
             #expect(blocks.first?.hasPrefix("slow.origin.test: origin_broken") == true)
-            #expect(blocks.last?.hasPrefix("ready.origin.test: ready") == true)
+            #expect(blocks.dropLast().last?.hasPrefix("ready.origin.test: ready") == true)
+            #expect(blocks.last == "2 domains: 1 ready, 1 origin_broken — exit 1\n")
         }
     }
 
@@ -135,7 +167,10 @@ struct CheckStreamingTests {
         var lines = CheckJSONStream(lines: true)
         let line = lines.piece(try CheckJSONStream.encode(reports[0]))
         #expect(line == (try MonitorJSON.encoder().encode(reports[0])) + Data("\n".utf8))
-        #expect(try lines.end(summary: CheckSummary(verdicts: [], version: "1.0", checkedAt: Date())).isEmpty)
+        let summary = CheckSummary(verdicts: [.ready], version: "1.0", checkedAt: Date(timeIntervalSince1970: 0))
+        #expect(
+            try lines.end(summary: summary)
+                == (try MonitorJSON.encoder().encode(["summary": summary])) + Data("\n".utf8))
     }
 
     @Test("in-order release holds back later values until the earlier ones arrive")

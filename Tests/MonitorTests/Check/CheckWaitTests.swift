@@ -1,3 +1,4 @@
+import AASA
 import EndToEndSlot
 import Foundation
 import Monitor
@@ -101,7 +102,54 @@ struct CheckWaitTests {
             #expect(Self.checks(cdn) == 4, "\(run.error)")
             // Plain lines on a pipe: each of the three re-checks left its own line in the log.
             #expect(run.error.components(separatedBy: "waiting for Apple's CDN").count - 1 == 3, "\(run.error)")
+            // The last line says why waiting ended although time is left.
+            let closing = try #require(run.error.split(separator: "\n").last.map(String.init))
+            #expect(closing.hasPrefix("stopped waiting with "), "\(run.error)")
+            // The copy expires in an hour (59 min once the check's own time has passed), past the 90 s deadline.
+            let reason = " left: \(Self.domain) still cdn_stale; Apple's copy may change in "
+            #expect(closing.contains(reason), "\(closing)")
+            #expect(closing.hasSuffix(", after --wait ends: give a longer --wait or check again then"), "\(closing)")
         }
+    }
+
+    @Test("a --wait shorter than a step does not wait, and says so and why")
+    func saysItDidNotWait() async throws {
+        try await Self.withLaggingCDN(lagging: 100, expiringSoon: 0) { options, cdn in
+            // The real step, a minute: 30 s leave no room for a second check.
+            let run = try await MonitorBinary.run(
+                ["check", Self.domain, "--expect-app", CheckScenarios.newApp, "--wait", "30s"] + options)
+            #expect(run.status == 3, "\(run.output)\(run.error)")
+            #expect(Self.checks(cdn) == 1, "\(run.error)")
+            #expect(!run.error.contains("waiting for"), "\(run.error)")
+            #expect(
+                run.error.hasPrefix(
+                    "did not wait: \(Self.domain) is cdn_stale; checks are at least 1 min apart and --wait ends in "),
+                "\(run.error)")
+            let advice = ": give a --wait longer than 1 min (Apple's copy may change in "
+            #expect(run.error.contains(advice), "\(run.error)")
+            #expect(run.output.hasSuffix("\n1 domain: 1 cdn_stale — exit 3\n"), "\(run.output)")
+        }
+    }
+
+    @Test("this host's network down: the wait names it, not Apple's CDN, and time up ends with a closing line")
+    func waitsForThisHostsNetwork() async throws {
+        // Every connection, to the origin and to Apple's CDN, goes to a closed loopback port: a host whose network
+        // is down. 10 s give the first check far more room than a refused connection takes before the deadline.
+        let run = try await MonitorBinary.run([
+            "check", "down.test", "--cdn-base", "https://cdn.test/a/v1/", "--connect-to", "::127.0.0.1:9", "--wait",
+            "10s", "--wait-step", "1s",
+        ])
+        #expect(run.status == 3, "\(run.output)\(run.error)")
+        let lines = run.error.split(separator: "\n").map(String.init)
+        #expect(
+            lines.first?.hasPrefix(
+                "waiting for this host's network (its DNS resolver, routes or firewall): down.test (unknown) — next "
+                    + "check in ") == true,
+            "\(run.error)")
+        #expect(!run.error.contains("waiting for Apple's CDN"), "\(run.error)")
+        #expect(
+            lines.last == "time is up: down.test still unknown (this host reaches neither it nor Apple's CDN)",
+            "\(run.error)")
     }
 }
 
@@ -160,5 +208,48 @@ struct ReleaseWaitDecisionTests {
             Self.report(.originBroken, expiresIn: 10, domain: "b.test"),
         ]
         #expect(Self.decide(mixed) == .stop)
+    }
+
+    @Test("why waiting ended while a domain still waits: time up, a copy that cannot change in time, or never begun")
+    func closing() {
+        func closing(_ reports: [DomainReport], step: TimeInterval = 1, rechecks: Int) -> String? {
+            ReleaseWait.closing(reports, now: Self.now, deadline: Self.deadline, step: step, rechecks: rechecks)
+        }
+        let lagging = [Self.report(.cdnStale, expiresIn: 3600)]
+        #expect(closing(lagging, step: 61, rechecks: 4) == "time is up: a.test still cdn_stale")
+        #expect(
+            closing(lagging, step: 61, rechecks: 0)
+                == "did not wait: a.test is cdn_stale; checks are at least 1 min apart and --wait ends in 1 min: give "
+                + "a --wait longer than 1 min (Apple's copy may change in 1 h)")
+        #expect(
+            closing(lagging, rechecks: 2)
+                == "stopped waiting with 1 min left: a.test still cdn_stale; Apple's copy may change in 1 h, after "
+                + "--wait ends: give a longer --wait or check again then")
+        // Nothing to say once every domain is ready, or when waiting cannot fix what the report shows.
+        #expect(closing([Self.report(.ready, expiresIn: 10)], rechecks: 3) == nil)
+        #expect(closing(lagging + [Self.report(.originBroken, expiresIn: 10, domain: "b.test")], rechecks: 0) == nil)
+    }
+
+    @Test("a domain this host cannot reach, nor Apple's CDN, waits for this host's network, not for Apple")
+    func waitsForHostNetwork() {
+        var down = Self.report(.unknown, expiresIn: nil, domain: "down.test")
+        down.cdn = nil
+        down.findings = [
+            ReportFinding(
+                code: .originConnect, severity: .error, source: .wellKnown, message: "could not connect",
+                causedBy: FindingCause(code: .monitorNetwork, source: .cdn))
+        ]
+        let next = Self.now.addingTimeInterval(60)
+        #expect(
+            ReleaseWait.progress([down], now: Self.now, deadline: Self.deadline, next: next)
+                == "waiting for this host's network (its DNS resolver, routes or firewall): down.test (unknown) — next "
+                + "check in 1 min, 1 min left")
+        let both = [Self.report(.cdnStale, expiresIn: nil), down]
+        #expect(
+            ReleaseWait.progress(both, now: Self.now, deadline: Self.deadline, next: next)
+                .hasPrefix("waiting for Apple's CDN and this host's network: a.test (cdn_stale); down.test (unknown)"))
+        #expect(
+            ReleaseWait.closing([down], now: Self.now, deadline: Self.deadline, step: 61, rechecks: 1)
+                == "time is up: down.test still unknown (this host reaches neither it nor Apple's CDN)")
     }
 }

@@ -1,6 +1,7 @@
 import EndToEndSlot
 import Foundation
 import Monitor
+import Synchronization
 import TestSupport
 import Testing
 
@@ -93,6 +94,77 @@ struct AppsDaemonTests {
             }
             daemon.send(SIGTERM)
             #expect(try await daemon.waitForExit() == 0)
+        }
+    }
+
+    /// A build whose main app claims `domain` with `?mode=developer` only.
+    static func developerBuild(_ domain: String, development: Bool) -> AppFixture.Bundle {
+        let entitlements = AppFixture.entitlements(
+            bundleID: "com.example.shop", domains: ["applinks:\(domain)?mode=developer"], development: development,
+            team: team)
+        return AppFixture.Bundle(
+            name: "Shop.app", bundleID: "com.example.shop", executable: MachOFixture.thin(.device(entitlements)))
+    }
+
+    @Test(
+        "a domain claimed only with ?mode=developer is judged on the origin, as check --app judges it; status names the apps"
+    )
+    func developerOnlyDomains() async throws {
+        let fixture = try DaemonFixture()
+        // Apple's CDN has no copy of either domain and blames the origin as a firewall would.
+        fixture.cdn.withLock {
+            $0 = (404, "", [("Apple-Failure-Reason", "SWCERR00101 Bad HTTP Response: 403 Forbidden")])
+        }
+        let debug = "debug.origin.test"
+        let release = "release.origin.test"
+        let directory = URL(fileURLWithPath: fixture.directory)
+        try await fixture.withServers(domains: [debug, release]) { origin, cdn, receiver, ca in
+            try AppFixture.ipa(Self.developerBuild(debug, development: true), named: "Debug.ipa", in: directory)
+            try AppFixture.ipa(Self.developerBuild(release, development: false), named: "Release.ipa", in: directory)
+            try fixture.writeConfiguration(
+                domains: [], origin: origin, cdn: cdn, caFile: ca,
+                extra: "apps:\n  - path: Debug.ipa\n  - path: Release.ipa\n"
+                    + "alerts: { failure_threshold: 1, success_threshold: 1, repeat_after: 0 }\n"
+                    + fixture.webhooksSection(receiver: receiver, caFile: ca, formats: ["slack"]))
+            let daemon = try fixture.startDaemon()
+            try await eventually("the release build's chat message", log: daemon) {
+                receiver.distinctBodies(to: "/slack").contains { $0.contains(release) }
+            }
+            try await eventually("both domains checked twice", log: daemon) {
+                let debugChecks = try await DaemonTests.checks(fixture, domain: debug).count
+                let releaseChecks = try await DaemonTests.checks(fixture, domain: release).count
+                return debugChecks >= 2 && releaseChecks >= 2
+            }
+            daemon.send(SIGTERM)
+            #expect(try await daemon.waitForExit() == 0)
+
+            // The release build's own error heads the message; Apple's miss blames nothing.
+            let chat = receiver.distinctBodies(to: "/slack")
+            #expect(chat.count == 1, "\(chat)")
+            let message = try JSONSerialization.jsonObject(with: Data((chat.first ?? "").utf8)) as? [String: Any]
+            let headline = ((message?["blocks"] as? [[String: Any]])?.first?["text"] as? [String: Any])?["text"]
+            #expect((headline as? String)?.contains("\(release): expect.app_claim") == true, "\(chat)")
+            #expect(!(chat.first ?? "").contains("firewall"), "\(chat)")
+            #expect(try await DaemonTests.checks(fixture, domain: release).last?.verdict == "expectation_failed")
+            #expect(try await DaemonTests.checks(fixture, domain: debug).last?.verdict == "ready")
+
+            // A passing domain names the apps whose claims it is checked for.
+            let status = try await MonitorBinary.run(["status", debug, "--json", "--config", fixture.configPath])
+            #expect(status.status == 0, "\(status.error)")
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: Data(status.output.utf8)) as? [String: Any])
+            let domain = try #require((object["domains"] as? [[String: Any]])?.first)
+            #expect(domain["verdict"] as? String == "ready", "\(status.output)")
+            let apps = try #require(domain["apps"] as? [[String: Any]], "\(status.output)")
+            #expect(apps.compactMap { $0["app_id"] as? String } == ["\(Self.team).com.example.shop"], "\(apps)")
+            #expect(apps.first?["services"] as? [String] == ["applinks"])
+            #expect(
+                apps.first?["claimed_by"] as? [String]
+                    == ["Debug.ipa Payload/Shop.app/Shop: applinks:\(debug)?mode=developer"], "\(apps)")
+            let text = try await MonitorBinary.run(["status", debug, "--config", fixture.configPath])
+            #expect(
+                text.output.contains("  checked for the claims of \(Self.team).com.example.shop (applinks)"),
+                "\(text.output)")
         }
     }
 }

@@ -16,10 +16,14 @@ final class DaemonFixture: Sendable {
     /// always goes first) arrived. A test changing `origin` while a check runs would otherwise tear that check
     /// (Apple's request 404, the plain one 200: a bot block nobody configured, and one chat message too many).
     private let originOfCheck = Mutex<(Int, String)?>(nil)
+    /// What the origin serves at the legacy root path (status, body).
+    let root = Mutex<(Int, String)>((404, ""))
     /// When set, the origin answers Apple's fetcher (`AASA-Bot/1.0.0`) 403, like a WAF bot rule, and others 200.
     let blocksApple = Mutex(false)
     /// What Apple's CDN serves (status, body, headers).
     let cdn = Mutex<(Int, String, [(String, String)])>((200, DaemonFixture.version1, DaemonFixture.appleHeaders))
+    /// What Apple's CDN serves for one domain instead of `cdn`, by domain.
+    let cdnFor = Mutex<[String: (Int, String, [(String, String)])]>([:])
     /// What the webhook receiver answers, in order; the last one repeats.
     let receiverAnswers = Mutex<[FixtureResponse]>([.text(#"{"ok":true}"#)])
     /// The standard webhook's secret.
@@ -60,14 +64,17 @@ final class DaemonFixture: Sendable {
                     : (self.originOfCheck.withLock { $0 } ?? self.origin.withLock { $0 })
                 return .text(body, status: status, headers: [("Content-Type", "application/json")])
             },
-            FixtureRoute("/apple-app-site-association", FixtureResponse(status: 404)),
+            FixtureRoute("/apple-app-site-association") { _ in
+                let (status, body) = self.root.withLock { $0 }
+                return .text(body, status: status, headers: [("Content-Type", "application/json")])
+            },
         ]
     }
 
     func cdnRoutes(domains: [String]) -> [FixtureRoute] {
         domains.map { domain in
             FixtureRoute("/a/v1/\(domain)") { _ in
-                let (status, body, headers) = self.cdn.withLock { $0 }
+                let (status, body, headers) = self.cdnFor.withLock { $0[domain] } ?? self.cdn.withLock { $0 }
                 return .text(body, status: status, headers: headers)
             }
         }
@@ -127,7 +134,7 @@ final class DaemonFixture: Sendable {
     /// (Apple gives up), an alert no test asked for.
     func writeConfiguration(
         domains: [String], origin: FixtureServer, cdn: FixtureServer, caFile: String, interval: String = "1s",
-        extra: String = ""
+        cdnSettings: String = "", extra: String = ""
     ) throws {
         let text = """
             state_dir: \(stateDirectory)
@@ -142,6 +149,7 @@ final class DaemonFixture: Sendable {
             cdn:
               base_url: https://cdn.test/a/v1/
               stale_after: 1h
+            \(cdnSettings.isEmpty ? "" : "  " + cdnSettings)
             domains:
             \(domains.map { "  - name: \($0)" }.joined(separator: "\n"))
             \(extra)

@@ -45,7 +45,7 @@ struct FlappingEndToEndTests {
             // Passing now, but held open: status says until when.
             var statusText = ""
             try await eventually("status shows the alert resolving, held open", log: daemon) {
-                statusText = try await MonitorBinary.run(["status", "--config", fixture.configPath]).output
+                statusText = try await MonitorBinary.run(["status", Self.domain, "--config", fixture.configPath]).output
                 return statusText.contains("alert origin.status [origin.well-known]: resolving since")
             }
             #expect(statusText.contains("flapping (fired 3 times within 1h): held open until "), "\(statusText)")

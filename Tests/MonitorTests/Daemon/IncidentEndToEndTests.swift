@@ -59,6 +59,36 @@ struct IncidentEndToEndTests {
         }
     }
 
+    @Test("a .well-known 500 with the root path fine is one alert, origin.root_only its consequence (issue 35 item 12)")
+    func rootOnlyIsAConsequence() async throws {
+        let fixture = try DaemonFixture()
+        fixture.origin.withLock { $0 = (500, "oops") }
+        fixture.root.withLock { $0 = (200, DaemonFixture.version1) }
+        try await fixture.withServers(domains: [Self.domain]) { origin, cdn, receiver, ca in
+            try fixture.writeConfiguration(
+                domains: [Self.domain], origin: origin, cdn: cdn, caFile: ca,
+                extra: Self.alerts + fixture.webhooksSection(receiver: receiver, caFile: ca))
+            let daemon = try fixture.startDaemon()
+            try await eventually("the alert sent", log: daemon) {
+                Self.standardTypes(receiver).contains { $0.type == "alert.firing" }
+            }
+            let seen = try await DaemonTests.checks(fixture).count
+            try await eventually("three more checks", log: daemon) {
+                try await DaemonTests.checks(fixture).count >= seen + 3
+            }
+            daemon.send(SIGTERM)
+            #expect(try await daemon.waitForExit() == 0)
+            let alerts = Self.standardTypes(receiver).filter { $0.type == "alert.firing" }.map(\.code)
+            #expect(alerts == ["origin.status"])
+            let body = try #require(
+                receiver.uniqueDeliveries(to: "/standard").compactMap {
+                    try? JSONSerialization.jsonObject(with: Data($0.body)) as? [String: Any]
+                }.first { $0["type"] as? String == "alert.firing" })
+            let consequences = body["consequences"] as? [String] ?? []
+            #expect(consequences.contains { $0.hasPrefix("origin.root_only") }, "\(body)")
+        }
+    }
+
     @Test("a CDN copy minutes behind sends no chat message by default; a webhook asking for warnings gets one")
     func staleInsideBudget() async throws {
         let fixture = try DaemonFixture()

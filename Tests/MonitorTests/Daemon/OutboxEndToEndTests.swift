@@ -78,7 +78,7 @@ struct OutboxEndToEndTests {
         #expect(none.output.contains("no dead letters"), "\(none.output)")
     }
 
-    @Test("without a database every id is unknown (exit 1), and the list is empty")
+    @Test("without a database each command refuses as status does (exit 1); --json still prints the empty shape")
     func noDatabase() async throws {
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -86,7 +86,8 @@ struct OutboxEndToEndTests {
         #expect(retry.status == 1)
         #expect(retry.error.contains("no state database"), "\(retry.error)")
         let list = try await Self.outbox(["list", "--json"], directory)
-        #expect(list.status == 0, "\(list.error)")
+        #expect(list.status == 1, "\(list.error)")
+        #expect(list.error.contains("no state database"), "\(list.error)")
         #expect(list.output.contains(#""total":0"#), "\(list.output)")
     }
 

@@ -99,6 +99,45 @@ struct SilenceEndToEndTests {
             #expect(IncidentEndToEndTests.messages(receiver, "/slack").isEmpty)
         }
     }
+    @Test("an alert sent, then silenced, that resolves inside the silence sends alert.resolved (issue 35 item 3)")
+    func toldAlertResolvesInside() async throws {
+        let fixture = try DaemonFixture()
+        fixture.origin.withLock { $0 = (404, "not here") }
+        try await fixture.withServers(domains: [Self.domain]) { origin, cdn, receiver, ca in
+            try fixture.writeConfiguration(
+                domains: [Self.domain], origin: origin, cdn: cdn, caFile: ca,
+                extra: Self.alerts
+                    + fixture.webhooksSection(receiver: receiver, caFile: ca, formats: ["standard", "slack"]))
+            let daemon = try fixture.startDaemon()
+            try await eventually("the alert sent", log: daemon) { Self.alertEvents(receiver) == ["alert.firing"] }
+            _ = try await Self.silence(fixture, ["add", Self.domain, "--for", "1h", "--reason", "fixing it"])
+            let before = try await DaemonTests.checks(fixture).count
+            try await eventually("a check after the silence", log: daemon) {
+                try await DaemonTests.checks(fixture).count >= before + 1
+            }
+            fixture.origin.withLock { $0 = (200, DaemonFixture.version1) }
+            try await eventually("the resolution sent during the silence", log: daemon) {
+                Self.alertEvents(receiver) == ["alert.firing", "alert.resolved"]
+            }
+            try await eventually("Slack told it recovered", log: daemon) {
+                IncidentEndToEndTests.messages(receiver, "/slack").contains { $0.contains("Recovered") }
+            }
+            daemon.send(SIGTERM)
+            #expect(try await daemon.waitForExit() == 0)
+            #expect(Self.alertEvents(receiver) == ["alert.firing", "alert.resolved"])
+            // Issue 35 item 11: the resolution says what holds again; what failed stays in detail.problem.
+            let bodies = receiver.uniqueDeliveries(to: "/standard").compactMap {
+                try? JSONSerialization.jsonObject(with: Data($0.body)) as? [String: Any]
+            }
+            let firing = try #require(bodies.first { $0["type"] as? String == "alert.firing" })
+            let resolved = try #require(bodies.first { $0["type"] as? String == "alert.resolved" })
+            #expect(resolved["message"] as? String == "The origin serves the file as Apple needs it again.")
+            #expect(resolved["message"] as? String != firing["message"] as? String)
+            let problem = (resolved["detail"] as? [String: Any])?["problem"] as? String
+            #expect(problem == firing["message"] as? String)
+        }
+    }
+
     @Test("an open maintenance window of the configuration sends nothing, and status names it")
     func maintenanceWindow() async throws {
         let fixture = try DaemonFixture()

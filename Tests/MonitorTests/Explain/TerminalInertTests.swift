@@ -29,7 +29,10 @@ struct TerminalInertTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("aasa-inert-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let state = ["--state-dir", directory.path]
+        // silence add creates a database only in a configuration's state_dir (issue 35 item 5).
+        let config = directory.appendingPathComponent("config.yml").path
+        try "state_dir: \(directory.path)/state\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let state = ["--config", config]
         let add = try await MonitorBinary.run(
             ["silence", "add", "--all", "--for", "1h", "--reason", Self.hostile, "--author", Self.hostile] + state)
         #expect(add.status == 0, "\(add.error)")

@@ -106,6 +106,43 @@ struct DomainProbeTests {
         #expect(rootTimeout == .milliseconds(root))
     }
 
+    @Test(
+        "the plain user agent's comparison follows only an answer Apple waits for",
+        arguments: [
+            (status: 200 as Int?, seconds: 0.2, compares: true), (status: 403, seconds: 5.0, compares: true),
+            (status: 200, seconds: 7.0, compares: false), (status: nil, seconds: 1.0, compares: true),
+            (status: nil, seconds: 10.0, compares: false),
+        ])
+    func comparesAfterATimelyAnswer(status: Int?, seconds: Double, compares: Bool) {
+        // No status: a failure, a refused connection when it took a second, a timeout when it took ten.
+        let outcome: FetchObservation.Outcome =
+            status.map { .response(FetchResponse(status: $0)) }
+            ?? .failure(FetchFailure(kind: seconds < 5 ? .connect : .timeout, message: "no answer"))
+        let first = FetchObservation(
+            url: "https://\(domain)/.well-known/apple-app-site-association", userAgent: "AASA-Bot/1.0.0",
+            outcome: outcome, totalSeconds: seconds)
+        #expect(DomainProbe.comparesUserAgents(after: first, appleBudget: .seconds(5)) == compares)
+    }
+
+    @Test("an origin that never answers: no plain comparison, and the root request gets the least second")
+    func hangingOriginIsAskedTwice() async throws {
+        let routes = [
+            FixtureRoute("/.well-known/apple-app-site-association", .never),
+            FixtureRoute("/apple-app-site-association", .never),
+        ]
+        try await withProbeFixtures(routes: routes, cdnServes: [domain], timeout: .seconds(1)) { fixtures in
+            let observation = try await withHangGuard("the check of a hanging origin") { [domain] in
+                await fixtures.probe.observe(domain: domain, now: Date.init)
+            }
+            #expect(observation.wellKnown.failure?.kind == .timeout)
+            #expect(observation.wellKnownPlain == nil)
+            #expect(observation.root?.failure?.kind == .timeout)
+            // Whether the root request (a second) reached the server before its timeout is the machine's business.
+            #expect(!fixtures.origin.requests.contains { $0.userAgent == ProbeFixtures.plainUserAgent })
+            #expect(fixtures.origin.requests.first?.userAgent == "AASA-Bot/1.0.0")
+        }
+    }
+
     @Test("an origin that never answers the follow-ups: both are timeouts, the root one asked last, and the check ends")
     func stallingFollowUpsShareOneTimeout() async throws {
         // Apple's request is answered at once; the plain one and the root one are never answered, so only their
