@@ -17,11 +17,16 @@ struct IncidentEndToEndTests {
         receiver.distinctBodies(to: path)
     }
 
+    /// The standard webhook's bodies, once per `webhook-id`, as JSON objects.
+    static func standardBodies(_ receiver: FixtureServer) -> [[String: Any]] {
+        receiver.uniqueDeliveries(to: "/standard").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.body)) as? [String: Any]
+        }
+    }
+
     static func standardTypes(_ receiver: FixtureServer) -> [(type: String, code: String)] {
-        receiver.uniqueDeliveries(to: "/standard").compactMap { request in
-            guard let body = try? JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any],
-                let type = body["type"] as? String, let code = body["code"] as? String
-            else { return nil }
+        standardBodies(receiver).compactMap { body in
+            guard let type = body["type"] as? String, let code = body["code"] as? String else { return nil }
             return (type, code)
         }
     }
@@ -80,10 +85,7 @@ struct IncidentEndToEndTests {
             #expect(try await daemon.waitForExit() == 0)
             let alerts = Self.standardTypes(receiver).filter { $0.type == "alert.firing" }.map(\.code)
             #expect(alerts == ["origin.status"])
-            let body = try #require(
-                receiver.uniqueDeliveries(to: "/standard").compactMap {
-                    try? JSONSerialization.jsonObject(with: Data($0.body)) as? [String: Any]
-                }.first { $0["type"] as? String == "alert.firing" })
+            let body = try #require(Self.standardBodies(receiver).first { $0["type"] as? String == "alert.firing" })
             let consequences = body["consequences"] as? [String] ?? []
             #expect(consequences.contains { $0.hasPrefix("origin.root_only") }, "\(body)")
         }

@@ -126,9 +126,7 @@ struct SilenceEndToEndTests {
             #expect(try await daemon.waitForExit() == 0)
             #expect(Self.alertEvents(receiver) == ["alert.firing", "alert.resolved"])
             // Issue 35 item 11: the resolution says what holds again; what failed stays in detail.problem.
-            let bodies = receiver.uniqueDeliveries(to: "/standard").compactMap {
-                try? JSONSerialization.jsonObject(with: Data($0.body)) as? [String: Any]
-            }
+            let bodies = IncidentEndToEndTests.standardBodies(receiver)
             let firing = try #require(bodies.first { $0["type"] as? String == "alert.firing" })
             let resolved = try #require(bodies.first { $0["type"] as? String == "alert.resolved" })
             #expect(resolved["message"] as? String == "The origin serves the file as Apple needs it again.")
