@@ -29,13 +29,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "aasa-monitor", targets: ["aasa-monitor"]),
-        .executable(name: "engine-benchmark", targets: ["engine-benchmark"]),
-        .executable(name: "aasa-benchmark", targets: ["aasa-benchmark"]),
-        .executable(name: "check-benchmark", targets: ["check-benchmark"]),
-        .executable(name: "daemon-benchmark", targets: ["daemon-benchmark"]),
-        .executable(name: "endpoint-benchmark", targets: ["endpoint-benchmark"]),
-        .executable(name: "soak-benchmark", targets: ["soak-benchmark"]),
-        .executable(name: "fd-exhaustion-benchmark", targets: ["fd-exhaustion-benchmark"]),
+        .executable(name: "aasa-bench", targets: ["aasa-bench"]),
         .library(name: "AASA", targets: ["AASA"]),
         .library(name: "HTTPEngine", targets: ["HTTPEngine"]),
     ],
@@ -114,6 +108,8 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ],
+            // The OpenAPI document, compiled in as bytes (`PackageResources.openapi_json`): no bundle beside the binary.
+            resources: [.embedInCode("Endpoint/openapi.json")],
             swiftSettings: strict,
             // libcrypt (libxcrypt, part of libc6-dev) verifies the bcrypt and SHA-crypt hashes of basic_auth_file.
             linkerSettings: [.linkedLibrary("crypt")]
@@ -137,7 +133,7 @@ let package = Package(
             linkerSettings: [
                 // jemalloc allocates for the daemon: with glibc's malloc, 16% of its CPU at 100,000 domains went to
                 // walking and merging the free lists of a fragmented 130 MB heap (2.16 against 1.79 ms per check,
-                // daemon-benchmark). Linked before libc, its malloc is the process's (`ProcessHeap`).
+                // aasa-bench daemon). Linked before libc, its malloc is the process's (`ProcessHeap`).
                 .linkedLibrary("jemalloc", .when(platforms: [.linux])),
                 .unsafeFlags(releaseLinkerFlags, .when(platforms: [.linux], configuration: .release)),
             ]
@@ -184,23 +180,20 @@ let package = Package(
         // The `.endToEndSlot` trait for test suites (it imports Swift Testing, which the benchmarks must not link).
         .target(
             name: "EndToEndSlot", dependencies: ["TestSupport"], path: "Tests/EndToEndSlot", swiftSettings: strict),
-        .executableTarget(
-            name: "engine-benchmark",
-            dependencies: ["HTTPEngine", "Monitor", "TestSupport"],
-            swiftSettings: strict
-        ),
         // What an app claims (associated domains, app IDs), read from .ipa, .app, .xcarchive, Mach-O and
         // .entitlements files: pure reading of bytes, with ZIPFoundation for archives read in memory.
         .target(
             name: "AppClaims",
             dependencies: [
+                // The finding codes: the reader raises the `app.*` family, declared with the document's codes.
+                "AASA",
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
             swiftSettings: strict
         ),
         .testTarget(
-            name: "AppClaimsTests", dependencies: ["AppClaims", "TestSupport", "EndToEndSlot"],
+            name: "AppClaimsTests", dependencies: ["AppClaims", "AASA", "TestSupport", "EndToEndSlot"],
             resources: [.copy("Resources/entitlements")], swiftSettings: strict),
         // The real-world corpus (Tests/AASATests/Resources/corpus, with its provenance) travels with the tests.
         .testTarget(
@@ -237,24 +230,18 @@ let package = Package(
             path: "Sources/BuildDeb",
             exclude: ["debian", "man"]
         ),
-        .executableTarget(name: "aasa-benchmark", dependencies: ["AASA"], swiftSettings: strict),
-        .executableTarget(name: "check-benchmark", dependencies: ["TestSupport"], swiftSettings: strict),
-        // The real daemon against a fixture fleet, beside a bare libcurl (HTTPEngine) replay of its requests.
+        // The benchmarks, one executable with a subcommand each (`aasa-bench daemon`, `check`, `endpoint`, `soak`,
+        // `fd-exhaustion`, `engine`, `match`, `parse`); the code several share (the fixture fleet, another
+        // process's figures, health probes) is BenchmarkSupport. Neither is part of the product.
+        .target(name: "BenchmarkSupport", dependencies: ["TestSupport"], swiftSettings: strict),
         .executableTarget(
-            name: "daemon-benchmark",
-            dependencies: ["TestSupport", "HTTPEngine", "Monitor", .product(name: "GRDB", package: "GRDB.swift")],
-            swiftSettings: strict),
-        .executableTarget(
-            name: "endpoint-benchmark", dependencies: ["Monitor", "MonitorCore", "AASA"], swiftSettings: strict),
-        // The soak (issue 26 §3): the real daemon under kills, a receiver outage and a full disk, audited.
-        .executableTarget(
-            name: "soak-benchmark",
+            name: "aasa-bench",
             dependencies: [
-                "TestSupport", "Monitor", "MonitorCore", "AASA", .product(name: "GRDB", package: "GRDB.swift"),
+                "AASA", "BenchmarkSupport", "HTTPEngine", "Monitor", "MonitorCore", "TestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strict),
-        // Issue 26 §1: the real daemon under `ulimit -n 96` while idle connections use up its descriptors, looped.
-        .executableTarget(name: "fd-exhaustion-benchmark", dependencies: ["TestSupport"], swiftSettings: strict),
     ]
 )
 

@@ -1,3 +1,5 @@
+import AASA
+
 /// The pure reader: bytes in, claims out. The bundle and archive readers (`AppReader`) call these for each
 /// executable and for `.entitlements` files; tests and the `check --app` integration may call them directly.
 public enum AppClaimsParser {
@@ -37,7 +39,7 @@ public enum AppClaimsParser {
         var result = try build(
             entitlements: entitlements, path: path, role: .app, bundleIdentifier: nil, architectures: [],
             origin: .file, overridingAppID: parsed)
-        result.findings.removeAll { $0.code == .noEntitlements }
+        result.findings.removeAll { $0.code == .appNoEntitlements }
         return result
     }
 
@@ -60,11 +62,11 @@ public enum AppClaimsParser {
                     findings.append(
                         isDevelopment
                             ? ClaimFinding(
-                                code: .developerMode, severity: .info, entry: entry,
+                                code: .appDeveloperMode, severity: .info, entry: entry,
                                 message: "'\(entry)' works only on devices with associated-domains development "
                                     + "enabled; devices fetch it from the origin, not Apple's CDN")
                             : ClaimFinding(
-                                code: .developerModeInDistribution, severity: .error, entry: entry,
+                                code: .appDeveloperModeInDistribution, severity: .error, entry: entry,
                                 message: "'\(entry)' is in a distribution build (get-task-allow is not true): "
                                     + "customers' devices ignore ?mode=developer; claim the domain without a mode"))
                 }
@@ -112,7 +114,7 @@ public enum AppClaimsParser {
                 .filter { first.entitlements?[$0] != other.entitlements?[$0] }.sorted()
             result.findings.append(
                 ClaimFinding(
-                    code: .slicesDiffer, severity: .error,
+                    code: .appSlicesDiffer, severity: .error,
                     message: "slice \(other.architecture) carries different entitlements from slice "
                         + "\(first.architecture) (\(keys.joined(separator: ", "))); every slice must claim the same"))
             // Check every domain any slice claims: the union, in order.
@@ -147,25 +149,25 @@ public enum AppClaimsParser {
             } else {
                 findings.append(
                     ClaimFinding(
-                        code: .invalidEntitlement, severity: .error,
+                        code: .appInvalidEntitlement, severity: .error,
                         message: "\(Entitlement.associatedDomains) is not an array of strings; the system ignores it"))
             }
         }
         if entitlements.isEmpty {
             findings.append(
                 ClaimFinding(
-                    code: .noEntitlements, severity: .info,
+                    code: .appNoEntitlements, severity: .info,
                     message: "the binary carries no entitlements (unsigned, or signed without any): it claims nothing"))
         }
         if let appID, AppID(appID) == nil {
             findings.append(
                 ClaimFinding(
-                    code: .invalidAppID, severity: .error,
+                    code: .appInvalidAppID, severity: .error,
                     message: "the app ID '\(appID)' is not TEAMID.bundle.id; no AASA file can list it"))
         } else if appID == nil, !claims.isEmpty {
             findings.append(
                 ClaimFinding(
-                    code: .missingAppID, severity: .error,
+                    code: .appMissingAppID, severity: .error,
                     message: "the binary claims associated domains but has no application-identifier entitlement: "
                         + "no AASA file can list it (is it signed?)"))
         }

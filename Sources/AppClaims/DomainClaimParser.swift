@@ -1,3 +1,5 @@
+import AASA
+
 /// Parses one associated-domains entry, `SERVICE:DOMAIN[?mode=MODE]`, and says what is wrong with it.
 enum DomainClaimParser {
     /// The claim (when it can be checked at all) and the findings about it.
@@ -7,7 +9,7 @@ enum DomainClaimParser {
     /// so the check shows exactly what the build carries.
     static func parse(_ entry: String) -> (claim: DomainClaim?, findings: [ClaimFinding]) {
         guard let colon = entry.firstIndex(of: ":") else {
-            return (nil, [finding(.invalidEntry, entry, "'\(entry)' has no service: write SERVICE:DOMAIN")])
+            return (nil, [finding(.appInvalidEntry, entry, "'\(entry)' has no service: write SERVICE:DOMAIN")])
         }
         let serviceText = String(entry[..<colon])
         var rest = entry[entry.index(after: colon)...]
@@ -15,7 +17,10 @@ enum DomainClaimParser {
             let known = AssociatedService.allCases.map(\.rawValue).joined(separator: ", ")
             return (
                 nil,
-                [finding(.unknownService, entry, "'\(serviceText)' is not a service (\(known)); the entry is ignored")]
+                [
+                    finding(
+                        .appUnknownService, entry, "'\(serviceText)' is not a service (\(known)); the entry is ignored")
+                ]
             )
         }
         var mode = ClaimMode.standard
@@ -25,7 +30,7 @@ enum DomainClaimParser {
             guard query.hasPrefix("mode=") else {
                 return (
                     nil,
-                    [finding(.invalidEntry, entry, "'\(entry)' has a query other than ?mode=; the entry is ignored")]
+                    [finding(.appInvalidEntry, entry, "'\(entry)' has a query other than ?mode=; the entry is ignored")]
                 )
             }
             let modeText = String(query.dropFirst("mode=".count))
@@ -34,7 +39,7 @@ enum DomainClaimParser {
                     nil,
                     [
                         finding(
-                            .invalidMode, entry,
+                            .appInvalidMode, entry,
                             "'\(modeText)' is not a mode (developer, managed, developer+managed); the entry is ignored")
                     ]
                 )
@@ -43,13 +48,13 @@ enum DomainClaimParser {
         }
         let domain = String(rest)
         guard !domain.isEmpty else {
-            return (nil, [finding(.invalidEntry, entry, "'\(entry)' names no domain")])
+            return (nil, [finding(.appInvalidEntry, entry, "'\(entry)' names no domain")])
         }
         let isWildcard = domain.hasPrefix("*.")
         let base = isWildcard ? String(domain.dropFirst(2)) : domain
         var findings: [ClaimFinding] = []
         if let problem = hostProblem(base) {
-            findings.append(finding(.invalidDomain, entry, "'\(domain)' is not a host name: \(problem)"))
+            findings.append(finding(.appInvalidDomain, entry, "'\(domain)' is not a host name: \(problem)"))
             if base.isEmpty || base.contains("*") { return (nil, findings) }
         }
         let claim = DomainClaim(
@@ -72,7 +77,7 @@ enum DomainClaimParser {
         return nil
     }
 
-    private static func finding(_ code: ClaimFinding.Code, _ entry: String, _ message: String) -> ClaimFinding {
+    private static func finding(_ code: FindingCode, _ entry: String, _ message: String) -> ClaimFinding {
         ClaimFinding(code: code, severity: .error, entry: entry, message: message)
     }
 }

@@ -1,3 +1,4 @@
+import AASA
 import AppClaims
 import ArgumentParser
 
@@ -176,7 +177,7 @@ struct AppJSONReport: Encodable {
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(finding.code.rawValue, forKey: .code)
+            try container.encode(finding.code.id, forKey: .code)
             try container.encode(finding.severity.rawValue, forKey: .severity)
             try container.encode(finding.entry, forKey: .entry)
             try container.encode(finding.message, forKey: .message)

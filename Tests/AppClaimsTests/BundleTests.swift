@@ -1,3 +1,4 @@
+import AASA
 import AppClaims
 import Foundation
 import TestSupport
@@ -131,7 +132,7 @@ struct EntitlementsFileTests {
         #expect(binary.teamID == "QX7Y2Z8W4K")
         #expect(binary.entitlementsOrigin == .file)
         #expect(binary.claims.map(\.mode) == [.developer, .standard])
-        #expect(binary.findings.map(\.code) == [.developerModeInDistribution])
+        #expect(binary.findings.map(\.code) == [.appDeveloperModeInDistribution])
     }
 
     @Test("a shop app's entitlements: two applinks claims among other entitlements")

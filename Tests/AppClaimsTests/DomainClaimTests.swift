@@ -1,3 +1,4 @@
+import AASA
 import AppClaims
 import Testing
 
@@ -47,15 +48,15 @@ struct DomainClaimTests {
     @Test(
         "invalid entries are error findings and no claim",
         arguments: [
-            ("appliinks:example.com", ClaimFinding.Code.unknownService),
-            ("example.com", .invalidEntry),
-            ("applinks:", .invalidEntry),
-            ("applinks:example.com?mode=staging", .invalidMode),
-            ("applinks:example.com?foo=bar", .invalidEntry),
-            ("applinks:*.", .invalidDomain),
-            ("applinks:a.*.example.com", .invalidDomain),
+            ("appliinks:example.com", FindingCode.appUnknownService),
+            ("example.com", .appInvalidEntry),
+            ("applinks:", .appInvalidEntry),
+            ("applinks:example.com?mode=staging", .appInvalidMode),
+            ("applinks:example.com?foo=bar", .appInvalidEntry),
+            ("applinks:*.", .appInvalidDomain),
+            ("applinks:a.*.example.com", .appInvalidDomain),
         ])
-    func invalid(entry: String, code: ClaimFinding.Code) {
+    func invalid(entry: String, code: FindingCode) {
         let (claims, findings) = AppClaimsParser.domainClaims([entry], isDevelopment: false)
         #expect(claims.isEmpty)
         #expect(findings.map(\.code) == [code])
@@ -68,7 +69,7 @@ struct DomainClaimTests {
         let entry = "applinks:shop\u{1b}[2J.example.com"
         let (claims, findings) = AppClaimsParser.domainClaims([entry], isDevelopment: false)
         #expect(claims.first?.domain == "shop\u{1b}[2J.example.com")
-        #expect(findings.map(\.code) == [.invalidDomain])
+        #expect(findings.map(\.code) == [.appInvalidDomain])
     }
 
     @Test("a repeated entry is claimed once")

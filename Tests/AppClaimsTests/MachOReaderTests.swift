@@ -1,3 +1,4 @@
+import AASA
 import AppClaims
 import Foundation
 import TestSupport
@@ -90,7 +91,7 @@ struct MachOReaderTests {
             MachOFixture.thin(.device(Self.entitlements)), MachOFixture.thin(.device(other)),
         ])
         let claims = try AppClaimsParser.binary(bytes, path: "Shop")
-        let finding = try #require(claims.findings.first { $0.code == .slicesDiffer })
+        let finding = try #require(claims.findings.first { $0.code == .appSlicesDiffer })
         #expect(finding.severity == .error)
         #expect(finding.message.contains("slice x86_64"))
         #expect(finding.message.contains("com.apple.developer.associated-domains"))
@@ -105,7 +106,7 @@ struct MachOReaderTests {
         let claims = try AppClaimsParser.binary(MachOFixture.thin(MachOFixture.Slice(signed: false)), path: "Shop")
         #expect(claims.appID == nil)
         #expect(claims.claims.isEmpty)
-        #expect(claims.findings.map(\.code) == [.noEntitlements])
+        #expect(claims.findings.map(\.code) == [.appNoEntitlements])
     }
 
     @Test("a development build (get-task-allow) with ?mode=developer: info; a distribution build: error")
@@ -119,7 +120,7 @@ struct MachOReaderTests {
             #expect(claims.claims.first?.mode == .developer)
             #expect(claims.claims.first?.readsThroughAppleCDN == false)
             let finding = try #require(claims.findings.first)
-            #expect(finding.code == (development ? .developerMode : .developerModeInDistribution))
+            #expect(finding.code == (development ? .appDeveloperMode : .appDeveloperModeInDistribution))
             #expect(finding.severity == (development ? .info : .error))
             #expect(finding.entry == "applinks:staging.example.com?mode=developer")
         }
@@ -140,6 +141,6 @@ struct MachOReaderTests {
     func missingAppID() throws {
         let entitlements: [String: Any] = ["com.apple.developer.associated-domains": ["applinks:x.example.com"]]
         let claims = try AppClaimsParser.binary(MachOFixture.thin(.device(entitlements)), path: "Shop")
-        #expect(claims.findings.map(\.code) == [.missingAppID])
+        #expect(claims.findings.map(\.code) == [.appMissingAppID])
     }
 }

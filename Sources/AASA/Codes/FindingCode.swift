@@ -6,9 +6,9 @@
 /// man page all read the same member. The one other way to get a code is reading a stored row (`init(storedID:)`),
 /// which keeps an id this version does not declare as an unregistered code rather than failing.
 ///
-/// The members that a document's own bytes can raise live in this module (the parser and lint emit them); the
-/// monitor's transport, CDN, expectation and own (`monitor.*`) codes, and the list of every code (`FindingCode.all`),
-/// live in MonitorCore. Ids are public interface: add codes freely, never rename or reuse one.
+/// The members that a document's own bytes can raise live in this module (the parser and lint emit them), and so do
+/// the app reader's (`app.*`, raised by AppClaims); the monitor's transport, CDN, expectation and own (`monitor.*`)
+/// codes, and the list of every code (`FindingCode.all`), live in MonitorCore. Ids are public interface: add codes freely, never rename or reuse one.
 public struct FindingCode: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The first part of an id: what kind of thing the finding is about.
     public enum Family: String, Sendable, Hashable, CaseIterable {
@@ -23,6 +23,9 @@ public struct FindingCode: Sendable, Hashable, Comparable, CustomStringConvertib
         /// A condition of the monitor itself (`monitor.*`): its host's network, Apple's CDN seen from it, its
         /// resources or its database. Never a domain's problem: a domain finding only names one as its cause.
         case monitor
+        /// What an app's entitlements claim (`app.*`), read by the app reader. Never a domain's finding either: an
+        /// `expect.app_claim` finding names one as its `app_code`.
+        case app
     }
 
     /// Everything a code says about itself, in one shared immutable box: findings, alert keys and events copy a

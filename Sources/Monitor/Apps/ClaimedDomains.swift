@@ -1,3 +1,4 @@
+import AASA
 import AppClaims
 import Foundation
 import MonitorCore
@@ -23,8 +24,6 @@ public struct ClaimedDomains: Sendable {
     public private(set) var problems: [Problem] = []
     /// Where each domain is in `domains`: an app may make thousands of claims, each merged into its domain.
     private var positions: [String: Int] = [:]
-
-    public var hasErrors: Bool { problems.contains { $0.isError } }
 
     public init() {}
 
@@ -61,14 +60,14 @@ public struct ClaimedDomains: Sendable {
             for finding in binary.findings {
                 if let entry = finding.entry, let (domain, originOnly) = domainOfEntry[entry] {
                     let note = ClaimNote(
-                        code: finding.code.rawValue, isError: finding.severity == .error, message: finding.message,
+                        code: finding.code, isError: finding.severity == .error, message: finding.message,
                         claimedBy: "\(origin): \(entry)")
                     merge(domain, Expectations(claimNotes: [note], originOnly: originOnly))
                 } else if finding.severity != .info {
                     problems.append(
                         Problem(
                             isError: finding.severity == .error,
-                            line: "\(origin): \(finding.severity.rawValue) \(finding.code.rawValue): \(finding.message)"
+                            line: "\(origin): \(finding.severity.rawValue) \(finding.code.id): \(finding.message)"
                         ))
                 }
             }

@@ -61,7 +61,8 @@ public struct SilenceOrder: Sendable, Hashable {
             self.domains = nil
         }
         if let code {
-            guard let registered = FindingCode(id: code) else {
+            // An `app.*` code is never an alert's: a silence of one would mute nothing.
+            guard let registered = FindingCode(id: code), registered.family != .app else {
                 throw SilenceOrderError(field: "code", message: Self.unknownCode(code))
             }
             self.code = registered

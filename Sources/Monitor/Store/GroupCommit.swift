@@ -10,8 +10,8 @@ import MonitorCore
 /// checks that finish while a commit (its fsync) is under way wait for it and then share one transaction, at
 /// most `limit` of them. No timer: a quiet daemon commits each check without delay and without waking a thread
 /// for a window that nobody joins; a busy one batches by itself. Each check is applied in its own savepoint: a
-/// check that cannot be recorded (an unreadable state) fails alone, the others commit. `record` returns only after
-/// the commit, so an outbox row reported as written is on disk; a crash loses only checks whose `record` had not
+/// check that cannot be recorded fails alone, the others commit. `record(_:)` returns only after the commit, so
+/// an outbox row reported as written is on disk; a crash loses only the appends whose `record(_:)` had not
 /// returned.
 actor GroupCommit {
     typealias Apply = @Sendable (Database) throws -> RunMark?

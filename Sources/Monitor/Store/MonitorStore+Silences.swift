@@ -45,14 +45,6 @@ extension MonitorStore {
                 .map(StoreReader.silence)
         }
     }
-
-    /// The stored silences covering `domain` that have not ended at `now`, for the check's snapshot.
-    static func pendingSilences(_ db: Database, domain: String, at now: Date) throws -> [Silence] {
-        try Row.fetchAll(
-            db.cachedStatement(sql: "SELECT * FROM silences WHERE ends_at > ? ORDER BY id"),
-            arguments: [StoredInstant(now)]
-        ).map(StoreReader.silence).filter { $0.covers(domain: domain) }
-    }
 }
 
 extension StoreReader {

@@ -162,7 +162,7 @@ enum ExpectationEvaluation {
             ReportFinding(
                 code: .expectAppClaim, severity: note.isError ? .error : .info, source: .wellKnown,
                 message: "\(note.message) (claimed by \(note.claimedBy))",
-                detail: ["app_code": .string(note.code), "claimed_by": .string(note.claimedBy)],
+                detail: ["app_code": .string(note.code.id), "claimed_by": .string(note.claimedBy)],
                 subject: note.claimedBy)
         }
     }

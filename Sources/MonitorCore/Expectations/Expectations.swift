@@ -1,3 +1,5 @@
+import AASA
+
 /// What a team says must hold for a domain before a release: apps that must be listed and URLs that must (or must
 /// not) open an app. Evaluated on the origin copy and, separately, on Apple's copy.
 public struct Expectations: Sendable, Hashable, Codable {
@@ -60,13 +62,13 @@ public struct ExpectedApp: Sendable, Hashable, Codable {
 /// Something an app's entitlement entry says about a domain that no file can fix, with its severity.
 public struct ClaimNote: Sendable, Hashable, Codable {
     /// The app reader's code (`app.developer_mode_in_distribution`), kept in the finding's detail.
-    public var code: String
+    public var code: FindingCode
     public var isError: Bool
     public var message: String
     /// The app file, binary and entry (`Shop.ipa Payload/Shop.app: applinks:staging.example.com?mode=developer`).
     public var claimedBy: String
 
-    public init(code: String, isError: Bool, message: String, claimedBy: String) {
+    public init(code: FindingCode, isError: Bool, message: String, claimedBy: String) {
         self.code = code
         self.isError = isError
         self.message = message

@@ -32,15 +32,17 @@ extension FindingCode {
         escalatesTo.map { "\(severity.rawValue) → \($0.rawValue)" } ?? severity.rawValue
     }
 
-    /// The registered code closest to `text` (a typo, a missing family such as `bot_blocked`, other case):
-    /// the fewest edits to either the whole id or the part after the family.
+    /// The registered code closest to `text` (a typo, a missing family such as `bot_blocked`, other case) among
+    /// those a domain's alert can carry (no `app.*`): the fewest edits to either the whole id or the part after the
+    /// family. For a silence, which names an alert's code.
     public static func nearest(to text: String) -> FindingCode {
+        let alertCodes = all.filter { $0.family != .app }
         // `all` is never empty; the first code is only the fallback of an impossible empty registry.
-        nearestID(to: text, among: all.map(\.id)).flatMap(FindingCode.init(id:)) ?? all[0]
+        return nearestID(to: text, among: alertCodes.map(\.id)).flatMap(FindingCode.init(id:)) ?? all[0]
     }
 
     /// The id among `ids` (dotted, `family.name`) closest to `text`, measured as `nearest(to:)` measures: for
-    /// `explain`, which also knows the app reader's `app.*` codes. `nil` when `ids` is empty.
+    /// `explain`, which knows every code, the app reader's `app.*` too. `nil` when `ids` is empty.
     public static func nearestID(to text: String, among ids: [String]) -> String? {
         let typed = Array(text.lowercased())
         func distance(_ id: String) -> Int {

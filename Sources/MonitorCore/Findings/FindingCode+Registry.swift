@@ -1,9 +1,10 @@
 import AASA
 
 extension FindingCode {
-    /// Every code the monitor can report, grouped by family: what `explain --list` and the man page show, and every
-    /// code a report, an alert key or an event can carry (the monitor's own conditions included).
-    public static let all: [FindingCode] = origin + body + document + cdn + expectation + monitor
+    /// Every code, grouped by family: what `explain --list`, its completion and the man page show. The one list of
+    /// declarations: the codes a report, an alert key or an event can carry (the monitor's own conditions
+    /// included), then the app reader's `app.*`, which `app`, `check --app` and `apps:` report.
+    public static let all: [FindingCode] = origin + body + document + cdn + expectation + monitor + app
 
     /// Built once, for `init?(id:)` and `init(storedID:)`: only reading a stored row or a typed code looks one up.
     private static let byID: [String: FindingCode] = Dictionary(uniqueKeysWithValues: all.map { ($0.id, $0) })

@@ -178,8 +178,9 @@ enum RecoveryText {
             return "Apple's copy matches the origin again."
         case .expectation: return "The expectation holds again on this copy."
         case .document: return "The file no longer has this problem."
-        // The monitor's own conditions are no domain alerts; a code of its family could only be another version's.
-        case .origin, .monitor: return "The origin serves the file as Apple needs it again."
+        // The monitor's own conditions and the app reader's codes are no domain alerts; a code of their families
+        // could only be another version's.
+        case .origin, .monitor, .app: return "The origin serves the file as Apple needs it again."
         }
     }
 }

@@ -39,8 +39,9 @@ public struct LedgerPolicy: Sendable {
 /// findings), the alert state machine, the informational events of the timeline (`origin.changed` with the
 /// semantic diff, `cdn.propagated` with the delay), the fan-out of every event to the webhooks that want it, and
 /// the history run the check extends or starts. No I/O and no clock: the time is the report's `checkedAt`, and
-/// event ids come from `makeID`. The store loads the snapshot, calls this and commits the outcome in one
-/// transaction, so an alert change and its deliveries are kept together or not at all.
+/// event ids come from `makeID`. The daemon builds the snapshot from its in-memory book (`DomainReducer.records`),
+/// and the journal appends the outcome in one transaction, so an alert change and its deliveries are kept together
+/// or not at all; the book takes the new entry only once that append committed.
 public enum DomainLedger {
     /// The hash of the stored document the ledger will need as `previousOriginDocument`, if any: the previous
     /// origin meaning, when the report shows a different valid one.

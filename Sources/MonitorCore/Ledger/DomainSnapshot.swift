@@ -1,9 +1,10 @@
 import Foundation
 
-/// Everything the ledger needs to know about one domain before a check: what the store loads, typed.
+/// Everything the ledger needs to know about one domain before a check, typed.
 ///
-/// The store reads it inside the check's write transaction and hands it to `DomainLedger.apply`; nothing else in
-/// the daemon keeps a copy that could drift from it.
+/// `DomainReducer.records` builds it from the domain's book entry (the state, alert states and open run the daemon
+/// keeps in memory, read from the database once at start) and the stored silences, and hands it to
+/// `DomainLedger.apply`; the book is replaced by the outcome only after the journal committed it.
 public struct DomainSnapshot: Sendable, Hashable {
     /// The domain's state after its previous check; `nil` before the first.
     public var state: DomainState?

@@ -1,3 +1,4 @@
+import AASA
 import AppClaims
 import Foundation
 
@@ -26,7 +27,7 @@ enum AppReaderProperties {
             case 3:
                 let entries = String(decoding: file, as: UTF8.self).split(separator: "\n").map(String.init)
                 let (claims, findings) = AppClaimsParser.domainClaims(entries, isDevelopment: file.first == 0x31)
-                try checkClaims(claims, findings: findings.map(\.code.rawValue), entries: entries)
+                try checkClaims(claims, findings: findings.map(\.code.id), entries: entries)
             default:
                 try readArchive(file)
             }
@@ -42,9 +43,9 @@ enum AppReaderProperties {
 
     private static func checkClaims(_ binary: BinaryClaims) throws(PropertyViolation) {
         // Slices that differ (app.slices_differ) each bring their claims, while `entitlements` is one slice's.
-        let slicesDiffer = binary.findings.contains { $0.code == .slicesDiffer }
+        let slicesDiffer = binary.findings.contains { $0.code == .appSlicesDiffer }
         try checkClaims(
-            binary.claims, findings: binary.findings.map(\.code.rawValue),
+            binary.claims, findings: binary.findings.map(\.code.id),
             entries: slicesDiffer ? nil : binary.entitlements[Entitlement.associatedDomains]?.stringArray)
     }
 

@@ -16,24 +16,32 @@ struct FindingCodeRegistryTests {
         #expect(FindingCode(id: "origin.bot_block") == nil)
     }
 
-    @Test("every code declared anywhere in Sources is in the registry's list, so `explain --list` misses none")
-    func everyDeclarationListed() throws {
-        // Static members cannot be enumerated at run time, so the declarations are read from the source.
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        let sources = root.appendingPathComponent("Sources")
-        var declared: [String] = []
-        let paths = FileManager.default.enumerator(atPath: sources.path)?.compactMap { $0 as? String } ?? []
-        for path in paths where path.hasSuffix(".swift") {
-            let text = try String(contentsOf: sources.appendingPathComponent(path), encoding: .utf8)
-            for match in text.matches(of: /FindingCode\(\s*\.(\w+),\s*"([a-z_.]+)"/) {
-                let family = FindingCode.Family.allCases.first { "\($0)" == match.output.1 }
-                declared.append("\(family?.rawValue ?? String(match.output.1)).\(match.output.2)")
-            }
+    @Test("the registry lists every family, each family's codes as one block, the app reader's last")
+    func families() {
+        let families = FindingCode.all.map(\.family)
+        #expect(Set(families) == Set(FindingCode.Family.allCases))
+        // A family's codes are adjacent (origin.* and the body's origin.* codes are one block), as --list shows.
+        let blocks = families.enumerated().filter { $0.offset == 0 || families[$0.offset - 1] != $0.element }
+        #expect(blocks.map(\.element) == [.origin, .document, .cdn, .expectation, .monitor, .app])
+        #expect(Array(FindingCode.all.suffix(FindingCode.app.count)) == FindingCode.app)
+    }
+
+    @Test("the app reader's codes are registered, explained and severe as before, and no alert's code")
+    func appFamily() throws {
+        #expect(
+            FindingCode.app.map(\.id) == [
+                "app.unknown_service", "app.invalid_entry", "app.invalid_mode", "app.invalid_domain",
+                "app.developer_mode_in_distribution", "app.developer_mode", "app.missing_app_id", "app.invalid_app_id",
+                "app.no_entitlements", "app.invalid_entitlement", "app.slices_differ",
+            ])
+        for code in FindingCode.app {
+            #expect(code.family == .app)
+            #expect(try #require(FindingCode(id: code.id)) == code)
+            #expect(code.escalatesTo == nil && !code.concernsContent, "\(code.id)")
         }
-        #expect(!paths.isEmpty)
-        #expect(declared.count == FindingCode.all.count)
-        #expect(Set(declared) == Set(FindingCode.all.map(\.id)))
+        #expect(FindingCode.app.filter { $0.severity == .info } == [.appDeveloperMode, .appNoEntitlements])
+        // A silence names an alert's code: a typo near an app code is not offered one.
+        #expect(FindingCode.nearest(to: "app.slices_differ").family != .app)
     }
 
     @Test("every code explains itself in one line per part: meaning, why Apple cares, fix, example")

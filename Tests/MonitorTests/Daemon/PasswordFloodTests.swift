@@ -9,7 +9,7 @@ import Testing
 /// Issue 32 §3 and §9 with the real daemon: wrong passwords from 40 addresses (127.0.0.2 … 127.0.0.41) neither hold a
 /// credential that verified before nor get more than a short line of checks; failures lock out an address and
 /// user name together, never a credential that verified; and a libcrypt that cannot check the file's hashes stops
-/// the daemon at start. Judged by the order of answers, never by a wall clock (the figure is endpoint-benchmark's).
+/// the daemon at start. Judged by the order of answers, never by a wall clock (the figure is `aasa-bench endpoint`'s).
 @Suite("endpoint password flood from many addresses", .serialized, .timeLimit(.minutes(10)), .endToEndSlot)
 struct PasswordFloodTests {
     static let domain = "shop.origin.test"

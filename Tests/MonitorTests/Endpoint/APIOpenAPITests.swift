@@ -48,6 +48,31 @@ struct APIOpenAPITests {
         }
     }
 
+    /// The file is edited by hand and its shared answers (`components/responses`) are reached by `$ref`: a reference
+    /// to a renamed or deleted component would resolve to an empty schema, which accepts anything.
+    @Test("every $ref of the document names a component it has")
+    func references() throws {
+        let document = try Self.document()
+        var references: [String] = []
+        func collect(_ node: Any) {
+            if let object = node as? [String: Any] {
+                if let reference = object["$ref"] as? String { references.append(reference) }
+                object.values.forEach(collect)
+            } else if let array = node as? [Any] {
+                array.forEach(collect)
+            }
+        }
+        collect(document)
+        #expect(references.contains { $0.hasPrefix("#/components/responses/") })
+        for reference in Set(references) {
+            var node: Any? = document
+            for part in reference.dropFirst(2).split(separator: "/") {
+                node = (node as? [String: Any])?[String(part)]
+            }
+            #expect(reference.hasPrefix("#/") && node is [String: Any], "\(reference) names nothing in the document")
+        }
+    }
+
     /// Every answer of a session that touches every route and error, checked against the document's schema for its
     /// operation and status: every key it sends is declared there (undeclared keys fail), every required one sent.
     @Test("every field of the real answers is in the document's schema")
@@ -100,7 +125,8 @@ struct SchemaWalker {
         let paths = try #require(document["paths"] as? [String: [String: Any]])
         let operation = try #require(paths[path]?[method] as? [String: Any], "\(method) \(path) is not documented")
         let responses = try #require(operation["responses"] as? [String: Any])
-        let response = try #require(responses[String(status)] as? [String: Any], "\(method) \(path) \(status)")
+        let listed = try #require(responses[String(status)] as? [String: Any], "\(method) \(path) \(status)")
+        let response = SchemaWalker(document: document).resolve(listed)
         let content = try #require(response["content"] as? [String: Any])
         let json = try #require(content["application/json"] as? [String: Any], "\(method) \(path) \(status): JSON")
         return try #require(json["schema"] as? [String: Any])

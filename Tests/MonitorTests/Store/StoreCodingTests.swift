@@ -12,7 +12,7 @@ import Testing
 struct StoreCodingTests {
     typealias R = StoreReports
 
-    /// A ready domain's report as the daemon stored it (daemon-benchmark fleet, 1,271 bytes of JSON).
+    /// A ready domain's report as the daemon stored it (`aasa-bench daemon` fleet, 1,271 bytes of JSON).
     static let readyReport = #"""
         {"cdn":{"apple_from":[],
         "canonical_hash":"sha256:e4f508f5427894f755ff994fd3ad6844088190adece0595585565c4b910ab0aa",
