@@ -1,5 +1,6 @@
 import Foundation
 import Monitor
+import MonitorCore
 
 extension CheckCommand {
     /// `check --wait`: checks, and while only Apple's CDN lags (exit 3), checks the lagging domains again when

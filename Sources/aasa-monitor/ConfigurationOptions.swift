@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Monitor
+import MonitorCore
 
 /// `--config FILE`, shared by every command that reads the configuration.
 struct ConfigurationOptions: ParsableArguments {

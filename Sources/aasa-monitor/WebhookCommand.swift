@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Monitor
+import MonitorCore
 
 /// `aasa-monitor webhook …`: commands about webhooks.
 struct WebhookCommand: AsyncParsableCommand {

@@ -1,4 +1,5 @@
 import Foundation
+import MonitorCore
 
 /// `check --json` and `--json-lines` written one domain at a time, so no run holds every report.
 ///

@@ -1,3 +1,5 @@
+import MonitorCore
+
 /// When `check` shows its progress on standard error, and what it says: pure, so the rule is tested without a
 /// terminal.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPEngine
+import MonitorCore
 
 /// `check` without the command line: probe every domain, evaluate each, hand on the results in the order given.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPEngine
+import MonitorCore
 
 /// The probe and evaluation settings, made in one place from a configuration and, for `check`, its flags.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPEngine
+import MonitorCore
 
 extension MonitorConfiguration {
     /// The probe settings this configuration asks for, made where `check`'s are (`ResolvedSettings`).

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import MonitorCore
 import ServiceLifecycle
 import Synchronization
 import UnixSignals

@@ -1,4 +1,5 @@
 import Foundation
+import MonitorCore
 import NIOCore
 import ServiceLifecycle
 import Synchronization

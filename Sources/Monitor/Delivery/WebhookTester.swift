@@ -1,5 +1,6 @@
 import Foundation
 import HTTPEngine
+import MonitorCore
 
 /// `webhook test`: one sample event per webhook, rendered, signed and sent by the same code as every delivery.
 public enum WebhookTester {

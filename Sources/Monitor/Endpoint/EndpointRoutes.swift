@@ -1,5 +1,6 @@
 import Hummingbird
 import Logging
+import MonitorCore
 import NIOCore
 
 /// The endpoint's routes: `/metrics`, `/healthz`, `/status`, the status pages `/` and `/domains/NAME` with their

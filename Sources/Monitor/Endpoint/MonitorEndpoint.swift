@@ -1,6 +1,7 @@
 import Hummingbird
 import HummingbirdCore
 import Logging
+import MonitorCore
 import NIOCore
 import ServiceLifecycle
 

@@ -1,3 +1,5 @@
+import MonitorCore
+
 /// The endpoint could not be started.
 public struct MonitorEndpointError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The address it was asked to listen on.

@@ -1,4 +1,5 @@
 import Logging
+import MonitorCore
 import ServiceLifecycle
 
 /// Runs a `MonitorEndpoint` for the duration of `body`, then shuts it down gracefully, also when `body` throws.

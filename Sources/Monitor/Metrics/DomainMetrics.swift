@@ -1,4 +1,5 @@
 import Foundation
+import MonitorCore
 
 /// What the metrics endpoint says about one domain: its latest state and how many checks ended in each verdict.
 ///

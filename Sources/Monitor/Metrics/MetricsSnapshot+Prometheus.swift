@@ -1,4 +1,5 @@
 import Foundation
+import MonitorCore
 import NIOCore
 
 extension MetricsSnapshot {

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPEngine
+import MonitorCore
 
 /// Fetches one domain's association file the way Apple does, and records what came back.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPEngine
+import MonitorCore
 
 extension FetchObservation {
     /// The observation of a completed exchange, whatever its status.

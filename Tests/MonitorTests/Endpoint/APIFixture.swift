@@ -2,6 +2,7 @@ import AASA
 import Foundation
 import HTTPEngine
 import Monitor
+import MonitorCore
 import Testing
 
 /// A real endpoint over a real store that holds domains of known verdicts, reached over HTTP with libcurl.

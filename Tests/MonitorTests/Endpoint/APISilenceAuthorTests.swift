@@ -1,6 +1,7 @@
 import Foundation
 import HTTPEngine
 import Monitor
+import MonitorCore
 import Testing
 
 /// Issue 32 §5: the audit trail names who wrote, not who the body says wrote.

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPEngine
 import Monitor
+import MonitorCore
 import Testing
 
 @Suite("HTTP API: domains, filters, pages, status and history")

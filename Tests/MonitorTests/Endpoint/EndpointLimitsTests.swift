@@ -1,5 +1,6 @@
 import Foundation
 import Monitor
+import MonitorCore
 import Testing
 
 /// The endpoint's resource limits, over raw TCP: an idle connection is closed, an oversized request refused.

@@ -1,5 +1,6 @@
 import Foundation
 import Monitor
+import MonitorCore
 import NIOCore
 import Testing
 

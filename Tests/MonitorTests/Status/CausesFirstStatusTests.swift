@@ -2,6 +2,7 @@ import AASA
 import EndToEndSlot
 import Foundation
 import Monitor
+import MonitorCore
 import TestSupport
 import Testing
 

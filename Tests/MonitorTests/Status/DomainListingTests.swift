@@ -1,5 +1,6 @@
 import Foundation
 import Monitor
+import MonitorCore
 import Testing
 
 @Suite("The domain listing: filters, problems first, pages")

@@ -1,6 +1,7 @@
 import AASA
 import Foundation
 import Monitor
+import MonitorCore
 import Testing
 
 @Suite("Status and history read models")

@@ -2,6 +2,7 @@ import AASA
 import Foundation
 import GRDB
 import Monitor
+import MonitorCore
 import Testing
 
 @Suite("Monitor store")

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Monitor
+import MonitorCore
 import Testing
 
 @Suite("Store reader")

@@ -1,5 +1,6 @@
 import Foundation
 import Monitor
+import MonitorCore
 
 /// Where a test store lives: a fresh file in a temporary directory, or memory.
 enum StoreKind: String, CaseIterable, Sendable {
