@@ -12,7 +12,7 @@ import Monitor
 enum StateAccess {
     /// The database file of the located state directory (`MonitorStore` names it so).
     static func databasePath(_ located: StateOptions.Located) -> String {
-        (located.directory.path as NSString).appendingPathComponent("aasa-monitor.sqlite")
+        (located.directory.path as NSString).appendingPathComponent(MonitorStore.databaseFileName)
     }
 
     /// Opens the database read-only, after printing the `database:` line unless `json`. Refuses (exit 1) as
@@ -100,10 +100,14 @@ enum StateAccess {
             printForTerminal(located.databaseLine(store.path))
             return store
         } catch {
-            let owner = owner(of: directory).map(sudoUser) ?? "aasa-monitor"
+            // Only a directory of another user is a matter of who runs the command; a full disk or a damaged
+            // database is not, and advice to switch users would send the reader the wrong way.
+            var advice = ""
+            if let owner = owner(of: directory), owner != geteuid() {
+                advice = " (run as the daemon's user: sudo -u \(sudoUser(owner)) \(commandLine()))"
+            }
             throw CommandFailure(
-                message: "error: cannot write the state database in \(directory): \(error) "
-                    + "(run as the daemon's user: sudo -u \(owner) \(commandLine()))", exitCode: 1)
+                message: "error: cannot write the state database in \(directory): \(error)\(advice)", exitCode: 1)
         }
     }
 

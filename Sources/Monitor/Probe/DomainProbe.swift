@@ -53,12 +53,13 @@ public struct DomainProbe: Sendable {
         async let cdn = observeCDN(domain: domain)
         // Decided once for the domain's three origin requests (its URLs are built from the domain, on port 443).
         let originRouted = settings.routesThroughConnectTo(host: domain, port: 443)
-        let wellKnown = await fetch(
+        var wellKnown = await fetch(
             settings.request(
                 url: settings.wellKnownURL(for: domain), userAgent: settings.appleUserAgent,
                 readsCertificate: true),
-            viaConnectTo: originRouted
-        ).askingResolver(host: domain)
+            viaConnectTo: originRouted)
+        // A routed name was resolved as its connect-to target: the resolver cannot say whether `domain` exists.
+        if !originRouted { wellKnown = await wellKnown.askingResolver(host: domain, within: settings.timeout) }
         // Only now is the connection up (or known to be unreachable): the follow-ups reuse it, one after the other,
         // and the root request, last, closes it. Sent together, they cost a second handshake whenever the root
         // request ended before the plain one reached libcurl (10% of checks in the paced daemon, measured by the

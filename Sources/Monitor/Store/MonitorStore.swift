@@ -10,6 +10,9 @@ import MonitorCore
 /// event without its state, or an alert change without its outbox rows. Only the daemon opens it this way; it
 /// runs the migrations. `status` uses `StoreReader.openReadOnly(directory:)`.
 public final class MonitorStore: Sendable {
+    /// The database's file name inside the state directory, for tools that look at it from outside.
+    public static let databaseFileName = StoreSchema.fileName
+
     let writer: TrackedWriter
     /// Reads through the same connections (WAL: readers never wait for the writer).
     public let reader: StoreReader

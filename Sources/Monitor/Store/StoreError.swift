@@ -24,7 +24,8 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch reason {
         case .missing:
-            "no state database at \(path): the daemon has not run with this state directory (try --state-dir)"
+            "no state database at \(path): the daemon has not run with this state directory; check the path "
+                + "(--state-dir, state_dir) or start the daemon with it first"
         case .newerSchema:
             "the state database \(path) was written by a newer aasa-monitor; upgrade this one"
         case .olderSchema:

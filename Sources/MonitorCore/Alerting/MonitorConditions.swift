@@ -76,6 +76,8 @@ public struct MonitorConditions: Sendable, Hashable {
     /// Domains whose latest check failed DNS or connect both at the origin and at Apple's CDN host: whether the two
     /// failed the same way (evidence on its own), by domain.
     private var hostNetworkFailing: [String: Bool] = [:]
+    /// How many of `hostNetworkFailing` are true, kept as they change (no scan per check, as `failingCount`).
+    private var alikeCount = 0
 
     /// Checks in a row that could not reach Apple's CDN before `monitor.cdn_unreachable` fires.
     public static let cdnFailuresToFire = 3
@@ -115,6 +117,7 @@ public struct MonitorConditions: Sendable, Hashable {
         networkFailing = networkFailing.filter { domains.contains($0.key) }
         failingCount = networkFailing.values.count { $0 }
         hostNetworkFailing = hostNetworkFailing.filter { domains.contains($0.key) }
+        alikeCount = hostNetworkFailing.values.count { $0 }
     }
 
     /// Folds one finished (and recorded) check in; `domains` is how many domains are configured.
@@ -142,15 +145,17 @@ public struct MonitorConditions: Sendable, Hashable {
                 && $0.detail["name_not_found"] != .bool(true)
         }
         setNetworkFailing(report.domain, originFailure != nil)
-        if let originFailure, HostNetwork.cdnFailed(report.cdn) {
-            let kind: FetchFailure.Kind = originFailure.has(.originDNS) ? .dns : .connect
-            hostNetworkFailing[report.domain] = report.cdn?.error == kind.rawValue
-        } else {
-            hostNetworkFailing.removeValue(forKey: report.domain)
-        }
+        // The evaluator blames this host's network (`HostNetwork.failedAlike`) when both failed the same way.
+        let alike = originFailure?.causedBy?.code == .monitorNetwork
+        let before =
+            originFailure != nil && HostNetwork.cdnFailed(report.cdn)
+            ? hostNetworkFailing.updateValue(alike, forKey: report.domain)
+            : hostNetworkFailing.removeValue(forKey: report.domain)
+        let isAlike = hostNetworkFailing[report.domain] ?? false
+        alikeCount += (isAlike ? 1 : 0) - (before == true ? 1 : 0)
         let failing = failingCount
         let majority = domains >= 3 && failing >= 3 && Double(failing) >= Double(max(domains, networkFailing.count)) / 2
-        let hostEvidence = hostNetworkFailing.values.contains(true) || hostNetworkFailing.count >= 2
+        let hostEvidence = alikeCount > 0 || hostNetworkFailing.count >= 2
         let outage = majority || hostEvidence
         if outage, active[.monitorNetwork] == nil {
             let evidence =

@@ -20,9 +20,13 @@ public enum LoneCDNFailure {
         _ report: DomainReport, previous: [OpenFinding]?, cdnHeld: Bool, after: TimeInterval = alertsAfter,
         now: Date
     ) -> DomainReport {
-        guard !cdnHeld, let index = report.findings.firstIndex(where: { $0.has(.cdnUnreachable) }) else {
-            return report
-        }
+        // Only Apple's own answer (a 5xx) about a copy devices read: a failure to reach the CDN at all is this
+        // host's side, and an origin-only domain's CDN copy is information.
+        guard !cdnHeld, report.originOnly != true,
+            let index = report.findings.firstIndex(where: {
+                $0.has(.cdnUnreachable) && $0.severity > .info && $0.detail["status"] != nil
+            })
+        else { return report }
         let finding = report.findings[index]
         guard let since = previous?.first(where: { $0.key == finding.openKey })?.since,
             now.timeIntervalSince(since) >= after
@@ -31,9 +35,9 @@ public enum LoneCDNFailure {
         var promoted = finding
         promoted.severity = .error
         promoted.causedBy = nil
-        let answer = finding.detail["status"].map { "answered \($0.logText)" } ?? "could not be asked"
+        let status = finding.detail["status"]?.logText ?? "an error"
         promoted.message =
-            "Apple's CDN has \(answer) for this domain since \(RFC3339.string(since)), while it answers for the "
+            "Apple's CDN has answered \(status) for this domain since \(RFC3339.string(since)), while it answers for the "
             + "others: devices that need a fresh copy of this domain's file get none. The origin is not to blame; "
             + "if it lasts, ask Apple (Feedback Assistant) with the domain and the time"
         promoted.detail["since"] = .string(RFC3339.string(since))

@@ -127,8 +127,9 @@ public enum DomainStateTransition {
             // (`status` shows it): no copy since when, or the copy it serves (`cdnHash`).
             state.cdnInSync = nil
             state.staleSince = nil
-            state.missingSince = report.cdnHash == nil ? (state.missingSince ?? now) : nil
-            state.expectedRefresh = report.cdnHash == nil ? report.cdn?.expectedRefresh : nil
+            let noCopy = report.cdn?.status == 404
+            state.missingSince = noCopy ? (state.missingSince ?? now) : nil
+            state.expectedRefresh = noCopy ? report.cdn?.expectedRefresh : nil
             return
         }
         let inSync = report.cdnHash == originHash

@@ -1,6 +1,7 @@
 import BenchmarkSupport
 import Foundation
 import GRDB
+import Monitor
 import TestSupport
 
 /// One run of the real daemon against the fleet: its figures, how its checks and memory grew, what its readers
@@ -67,7 +68,7 @@ struct DaemonRun {
         // A fixed-duration run, not a test: the benchmark's figures are what happened in this time.
         let start = ContinuousClock.now
         let end = start + .seconds(options.seconds)
-        let database = directory + "/state/aasa-monitor.sqlite"
+        let database = directory + "/state/" + MonitorStore.databaseFileName
         var firstCycle: Recorded?
         var timeline: [Sample] = []
         while ContinuousClock.now < end {
@@ -115,7 +116,7 @@ struct DaemonRun {
             peakRSSAfterReadersKilobytes: afterReaders.peakRSSKilobytes, diskWrittenBytes: figures.diskWrittenBytes,
             checks: atEnd.checks,
             domainsChecked: atEnd.domains, runs: atExit.runs, checksAtExit: atExit.checks,
-            databaseBytes: directoryBytes(directory + "/state")["aasa-monitor.sqlite"] ?? 0,
+            databaseBytes: directoryBytes(directory + "/state")[MonitorStore.databaseFileName] ?? 0,
             stateDirectoryBytes: stateDirectoryBytes,
             handshakes: before.flatMap { before in
                 after.map { $0.tlsHandshakesCompleted - before.tlsHandshakesCompleted }

@@ -28,7 +28,7 @@ struct SoakAudit {
         var configuration = Configuration()
         configuration.readonly = true
         configuration.busyMode = .timeout(5)
-        return try DatabaseQueue(path: state + "/aasa-monitor.sqlite", configuration: configuration)
+        return try DatabaseQueue(path: state + "/" + MonitorStore.databaseFileName, configuration: configuration)
     }
 
     /// Outbox rows not delivered yet (pending, or dead: a dead one never will be).

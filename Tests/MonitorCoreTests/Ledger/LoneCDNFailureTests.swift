@@ -27,6 +27,14 @@ struct LoneCDNFailureTests {
         #expect(held == Self.failing)
         let firstSight = LoneCDNFailure.promote(Self.failing, previous: [], cdnHeld: false, now: F.now)
         #expect(firstSight == Self.failing)
+        // Not reaching the CDN at all is this host's side, never the domain's, however long it lasts.
+        let unreached = F.evaluate(F.observation(cdn: F.failure(.timeout)))
+        let open = unreached.findings.filter { $0.has(.cdnUnreachable) }.map {
+            OpenFinding(
+                key: $0.openKey, severity: .warning, message: $0.message, since: F.now.addingTimeInterval(-7200))
+        }
+        #expect(open.count == 1)
+        #expect(LoneCDNFailure.promote(unreached, previous: open, cdnHeld: false, now: F.now) == unreached)
     }
 
     @Test("after 30 minutes alone, it is the domain's error, caused by nothing, and says since when")
