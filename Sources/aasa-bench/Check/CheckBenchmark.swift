@@ -98,10 +98,9 @@ enum CheckBenchmark {
 
     /// The median of each figure over `samples`.
     static func medians(_ samples: [ChildRun]) -> (wall: Double, cpu: Double, rss: Double) {
-        func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
-        return (
-            median(samples.map(\.wallSeconds)), median(samples.map(\.cpuSeconds)),
-            median(samples.map { Double($0.maxRSSKilobytes) / 1024 })
+        (
+            samples.map(\.wallSeconds).median ?? .nan, samples.map(\.cpuSeconds).median ?? .nan,
+            samples.map { Double($0.maxRSSKilobytes) / 1024 }.median ?? .nan
         )
     }
 

@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 
 extension DaemonOrchestrator {
@@ -54,7 +55,7 @@ extension DaemonOrchestrator {
     }
 
     static func summarize(_ samples: [Sample], options: Options) {
-        func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+        func median(_ values: [Double]) -> Double { values.median ?? .nan }
         let cpu = median(samples.map(\.daemonCPUPerCheck))
         let cap = options.readerCapSeconds
         print(

@@ -71,7 +71,7 @@ enum EngineOrchestrator {
     }
 
     private static func report(name: String, proto: String, size: Int, samples: [Sample]) {
-        func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+        func median(_ values: [Double]) -> Double { values.median ?? .nan }
         let wall = median(samples.map(\.wall))
         let cpu = median(samples.map(\.cpu))
         let rss = median(samples.map { Double($0.maxRSSKilobytes) }) / 1024

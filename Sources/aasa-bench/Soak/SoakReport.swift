@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 
 /// The figures of a soak run and the failures that make it exit 1.
@@ -44,8 +45,5 @@ enum SoakReport {
         samples.filter { abs($0.0 - seconds) <= 60 }.map(\.1)
     }
 
-    static func median(_ values: [Int]) -> Int? {
-        guard !values.isEmpty else { return nil }
-        return values.sorted()[values.count / 2]
-    }
+    static func median(_ values: [Int]) -> Int? { values.median }
 }
