@@ -86,11 +86,11 @@ extension ClaimEvaluation {
         var informed = finding
         informed.severity = .info
         informed.detail["origin_only"] = .bool(true)
-        // The first clause says what Apple serves; the advice after it is for devices that read Apple's copy.
-        let what = finding.message.split(separator: ";", maxSplits: 1).first.map(String.init) ?? finding.message
+        // Said first, and the finding's own words kept whole after it: cutting them at a punctuation mark would
+        // cut inside a quoted error or a reason.
         informed.message =
-            "\(what) — information only: every claim of this domain is ?mode=developer or ?mode=managed, which "
-            + "devices read from the origin directly, never through Apple's CDN"
+            "information only, as every claim of this domain is ?mode=developer or ?mode=managed, which devices read "
+            + "from the origin directly, never through Apple's CDN: \(finding.message)"
         return informed
     }
 }
