@@ -9,8 +9,3 @@ extension MonitorConfiguration {
     /// The evaluation thresholds this configuration asks for, made where `check`'s are (`ResolvedSettings`).
     var evaluationSettings: EvaluationSettings { ResolvedSettings(self).evaluation }
 }
-
-/// The version the daemon reports in its plain user agent, its heartbeat and its logs.
-public enum MonitorVersion {
-    public static let current = "0.2.0"
-}

@@ -54,7 +54,7 @@ struct DeliveryService: Service {
             let pass: OutboxDeliverer.Pass
             do {
                 pass = try await deliverer.deliverDue(
-                    webhooks: await runtime.configuration.webhooks, policy: await runtime.deliveryPolicy)
+                    webhooks: await runtime.configuration.webhooks, policy: await runtime.configuration.deliveryPolicy)
                 nextAttempt = pass.attempted == 0 ? try await store.nextAttemptTime() : nil
             } catch {
                 logger.error(

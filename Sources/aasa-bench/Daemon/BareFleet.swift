@@ -1,6 +1,7 @@
 import Foundation
 import HTTPEngine
 import Monitor
+import MonitorCore
 import TestSupport
 
 /// `aasa-bench daemon bare-fleet <domains> <port> <ca-file> <concurrency>`: the limit of issue 24, against nginx.

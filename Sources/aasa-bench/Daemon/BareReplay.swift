@@ -2,6 +2,7 @@ import BenchmarkSupport
 import Foundation
 import HTTPEngine
 import Monitor
+import MonitorCore
 import TestSupport
 
 /// `aasa-bench daemon bare <url-file> <port> <ca-file> <concurrency> <burst|paced>`: the limit the daemon is

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPEngine
 import Monitor
+import MonitorCore
 import TestSupport
 
 /// `aasa-bench engine fleet <n> <h2|h1> <port> <ca-file> <concurrency> [like-check]`: fetches `n` URLs from `n/4`

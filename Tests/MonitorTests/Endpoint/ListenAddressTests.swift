@@ -1,4 +1,5 @@
 import Monitor
+import MonitorCore
 import Testing
 
 @Suite("listen addresses")

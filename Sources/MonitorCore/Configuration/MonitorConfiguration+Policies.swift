@@ -1,9 +1,8 @@
 import Foundation
-import MonitorCore
 
 extension MonitorConfiguration {
     /// The alert policy of the `alerts` section.
-    var alertPolicy: AlertPolicy {
+    public var alertPolicy: AlertPolicy {
         AlertPolicy(
             failureThreshold: alerts.failureThreshold, successThreshold: alerts.successThreshold,
             repeatAfter: alerts.repeatAfter?.seconds ?? 0, sendResolved: alerts.sendResolved)
@@ -11,16 +10,14 @@ extension MonitorConfiguration {
 
     /// What the ledger applies to each check: the alert policy, the webhooks and the maintenance windows. Alert
     /// states are kept even without webhooks, so `status` shows them.
-    var ledgerPolicy: LedgerPolicy {
+    public var ledgerPolicy: LedgerPolicy {
         LedgerPolicy(
             alerts: alertPolicy, webhooks: webhooks, maintenance: maintenance,
             loneCDNFailureAfter: cdn.loneFailureAfter.seconds)
     }
-}
 
-extension DaemonRuntime {
-    /// How deliveries are retried under the configuration in force.
-    var deliveryPolicy: DeliveryPolicy {
-        DeliveryPolicy(giveUpAfter: configuration.alerts.giveUpAfter.seconds)
+    /// How deliveries are retried under this configuration.
+    public var deliveryPolicy: DeliveryPolicy {
+        DeliveryPolicy(giveUpAfter: alerts.giveUpAfter.seconds)
     }
 }

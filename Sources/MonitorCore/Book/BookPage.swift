@@ -1,25 +1,25 @@
-import MonitorCore
-
 /// One domain's place in the runtime's book: its committed entry and how many checks gave each verdict (the
 /// `aasa_checks_total` counter).
 ///
 /// A class, so the book's table holds one pointer per domain: a table of 100,000 inline entries (each a whole
 /// `DomainState`, a few hundred bytes) kept a quarter of its buckets empty at full size and copied everything each
 /// time it doubled, the steps of the daemon's memory as first checks came in.
-final class BookPage {
-    var entry: BookEntry
-    var checks = VerdictCounts()
+package final class BookPage {
+    package var entry: BookEntry
+    package var checks = VerdictCounts()
 
-    init(entry: BookEntry) {
+    package init(entry: BookEntry) {
         self.entry = entry
     }
 }
 
 /// Checks per verdict, in six counters instead of a dictionary per domain (one allocation each).
-struct VerdictCounts {
+package struct VerdictCounts {
     private var counts: (Int32, Int32, Int32, Int32, Int32, Int32) = (0, 0, 0, 0, 0, 0)
 
-    mutating func add(_ verdict: Verdict) {
+    package init() {}
+
+    package mutating func add(_ verdict: Verdict) {
         switch verdict {
         case .ready: counts.0 += 1
         case .originBroken: counts.1 += 1
@@ -31,7 +31,7 @@ struct VerdictCounts {
     }
 
     /// The verdicts with at least one check, for `/metrics`.
-    var byVerdict: [Verdict: Int] {
+    package var byVerdict: [Verdict: Int] {
         let all: [(Verdict, Int32)] = [
             (.ready, counts.0), (.originBroken, counts.1), (.expectationFailed, counts.2), (.cdnMissing, counts.3),
             (.cdnStale, counts.4), (.unknown, counts.5),
