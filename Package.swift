@@ -109,6 +109,8 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ],
             // The OpenAPI document, compiled in as bytes (`PackageResources.openapi_json`): no bundle beside the binary.
+            // The daemon's architecture note is for readers, not the build.
+            exclude: ["Daemon/README.md"],
             resources: [.embedInCode("Endpoint/openapi.json")],
             swiftSettings: strict,
             // libcrypt (libxcrypt, part of libc6-dev) verifies the bcrypt and SHA-crypt hashes of basic_auth_file.

@@ -33,9 +33,7 @@ public struct ResolvedSettings: Sendable, Hashable {
             trust: http.caFile.map { .systemAnd(extraCAFile: $0) }
                 ?? .system,
             concurrency: http.concurrency, appleBudget: http.appleBudget)
-        evaluation = EvaluationSettings(
-            expiryWarning: tls.expiryWarning.seconds, staleAfter: cdn.staleAfter.seconds,
-            appleBudget: http.appleBudget.seconds, expiryCritical: tls.expiryCritical.seconds)
+        evaluation = EvaluationSettings(http: http, tls: tls, cdn: cdn)
     }
 
     /// `check`'s settings: the configuration's (or the defaults), then each flag given in its place. A flag's

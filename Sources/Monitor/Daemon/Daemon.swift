@@ -78,7 +78,7 @@ public enum Daemon {
         do {
             store = try await MonitorStore.open(directory: directory.path)
             // The book, read once: only the domains this daemon watches (other shards' rows are not decoded).
-            book = try await store.reader.book(domains: configuration.shardDomains.map(\.name))
+            book = try await store.book(domains: configuration.shardDomains.map(\.name))
         } catch let error as StoreError where error.reason == .unwritable {
             // A start-up failure the operator must fix (an owner or mode), not one a restart cures: exit 2.
             logger.critical("\(UnwritableState.diagnose(database: error.path))")
@@ -121,10 +121,12 @@ public enum Daemon {
             return 1
         }
         let conditions = (try? await store.activeConditions()) ?? []
-        let runtime = DaemonRuntime(configuration: configuration, book: book, now: clock(), conditions: conditions)
         let notifier = SystemdNotifier(environment: options.environment)
+        let executor = DaemonExecutor(
+            core: DaemonCore(configuration: configuration, book: book, conditions: conditions, now: clock()),
+            store: store, engine: engine, notifier: notifier, logger: logger, clock: clock)
         let services = DaemonServices(
-            runtime: runtime, store: store, engine: engine, notifier: notifier, options: options, logger: logger,
+            executor: executor, store: store, engine: engine, notifier: notifier, options: options, logger: logger,
             clock: clock)
         var exitCode: Int32 = 0
         do {

@@ -7,13 +7,13 @@ import MonitorCore
 enum DaemonHealth {
     /// Unhealthy while the store cannot commit (failing or stuck), the process lacks descriptors or memory, or the
     /// scheduler is behind; else healthy.
-    static func check(runtime: DaemonRuntime, store: MonitorStore, now: Date) async -> HealthCheck {
+    static func check(executor: DaemonExecutor, store: MonitorStore, now: Date) async -> HealthCheck {
         if let trouble = storeTrouble(store.health.status) { return .unhealthy(reason: trouble) }
-        if let fault = runtime.conditions.active[.monitorResources] {
+        if let fault = await executor.activeConditions[.monitorResources] {
             return .unhealthy(reason: "\(FindingCode.monitorResources): \(fault.message)")
         }
-        if let overdue = await runtime.overdue(now: now) { return .unhealthy(reason: overdue) }
-        return await runtime.health(now: now)
+        if let overdue = await executor.overdue(now: now) { return .unhealthy(reason: overdue) }
+        return await executor.health(now: now)
     }
 
     /// One sentence about a store that cannot commit, or `nil` when it commits.

@@ -7,21 +7,24 @@ import UnixSignals
 
 /// The daemon's services in one `ServiceGroup`: SIGTERM and SIGINT start a graceful shutdown of all of them.
 ///
-/// How one check travels, in one direction (the daemon's architecture in six steps):
-/// 1. `SchedulerService` takes the due jobs from `DaemonRuntime`, each with its domain's `BookEntry` (the book is
-///    in memory, read from the store once at start) and the silences in force.
-/// 2. `CheckPipeline` probes the domain with libcurl (`DomainProbe`).
-/// 3. The pure `DomainReducer` (MonitorCore) turns entry + observation into the report, the journal records (state,
-///    alert states, history run, timeline, deliveries) and the next entry; `ConditionBook` folds the report into
-///    the monitor's own conditions (`monitor.*`) and `ConditionLedger` fans their changes out to the webhooks.
-/// 4. `MonitorStore.append` writes all of it in one group-committed transaction (the journal); it reads nothing.
-/// 5. `DaemonRuntime.finished` takes the committed entry into the book and schedules the domain's next check.
-/// 6. `DeliveryService`, woken when the append queued deliveries, sends them from the outbox.
+/// How one check travels, in one direction (the daemon's architecture in six steps; Sources/Monitor/Daemon/README.md):
+/// 1. `DaemonCore` (MonitorCore) takes the due checks from its schedule, each with its domain's `BookEntry` (the
+///    book is in memory, read from the journal once at start) and the silences in force; `DaemonExecutor` starts them.
+/// 2. `CheckRun` probes the domain with libcurl (`DomainProbe`), in parallel with the other checks.
+/// 3. The pure `DomainReducer` turns entry + observation into the report and the journal records (state, alert
+///    states, history run, timeline, deliveries).
+/// 4. The core accepts the report: it folds it into the monitor's own conditions (`monitor.*`), judges it again if
+///    the held sources changed meanwhile, and queues its append; appends leave the core in sequence order, one
+///    batch (one transaction) at a time, so the stored condition set only moves forward.
+/// 5. Once the journal committed it, the core takes the new entry into the book and schedules the domain's next
+///    check.
+/// 6. The core wakes the delivery pass when an append queued deliveries; it sends them from the outbox.
 ///
 /// A failed append changes nothing in the book (the next check reduces from the same entry); condition changes
-/// it carried ride the next append. Housekeeping, reload, endpoint and heartbeat read the runtime and the store.
+/// are kept with their event ids and retried. Housekeeping, reload, endpoint and heartbeat talk to the executor by
+/// events and read it through its methods.
 struct DaemonServices {
-    let runtime: DaemonRuntime
+    let executor: DaemonExecutor
     let store: MonitorStore
     let engine: CurlEngine
     let notifier: SystemdNotifier
@@ -30,30 +33,20 @@ struct DaemonServices {
     let clock: @Sendable () -> Date
 
     func run(listen: ListenAddress?) async throws {
-        let runtime = runtime
-        let notifier = notifier
+        let executor = executor
         let logger = logger
-        // READY=1 and `ready` wait for the endpoint's socket; state directory, store and engine are up already.
-        let gate = listen == nil ? StartupGate.open() : StartupGate()
-        let pipeline = CheckPipeline(engine: engine, store: store, conditions: runtime.conditions, clock: clock)
-        let scheduler = SchedulerService(
-            runtime: runtime, pipeline: pipeline,
-            logger: Logger(label: "scheduler"), clock: clock,
-            onStart: {
-                guard await gate.wait() else { return false }
-                try? notifier.send(.ready, .status(await runtime.statusLine()))
-                logger.notice("ready")
-                return true
-            })
+        let clock = clock
         var services: [any Service] = [
             HousekeepingService(
-                runtime: runtime, pipeline: pipeline, notifier: notifier, logger: Logger(label: "housekeeping"),
+                executor: executor, store: store, notifier: notifier, logger: Logger(label: "housekeeping"),
                 clock: clock),
             ReloadService(
-                runtime: runtime, store: store, path: options.configPath, environment: options.environment,
+                executor: executor, store: store, path: options.configPath, environment: options.environment,
                 notifier: notifier,
                 logger: Logger(label: "reload"), clock: clock),
         ]
+        // READY=1 and `ready` wait for the endpoint's socket (the core starts no check before `listening`); state
+        // directory, store and engine are up already.
         if let listen {
             let sources = endpointSources()
             services.append(
@@ -65,17 +58,19 @@ struct DaemonServices {
                                 logger.notice("endpoint listening", metadata: ["address": "\(address)"])
                                 await opened(address)
                             })
-                    }, listen: listen, gate: gate))
+                    }, listen: listen,
+                    started: { executor.send(.listening(now: clock())) },
+                    failed: { executor.send(.startupFailed(reason: $0)) }))
+        } else {
+            executor.send(.listening(now: clock()))
         }
-        services.append(
-            DeliveryService(
-                runtime: runtime, store: store, transport: engine, logger: Logger(label: "delivery"), clock: clock))
-        // Shutdown runs in reverse order: the scheduler, last in the list, stops first and finishes its checks.
-        services.append(scheduler)
-        // After the scheduler, so it stops first: a stopping daemon pings nothing.
+        // Shutdown runs in reverse order: the executor stops after the heartbeat and finishes its checks, their
+        // appends and a last delivery pass before the endpoint, reload and housekeeping stop.
+        services.append(executor)
+        // After the executor, so it stops first: a stopping daemon pings nothing.
         services.append(
             HeartbeatService(
-                runtime: runtime, store: store, transport: engine, logger: Logger(label: "heartbeat"), clock: clock))
+                executor: executor, store: store, transport: engine, logger: Logger(label: "heartbeat"), clock: clock))
         // The group's own logger stays at notice: at debug it prints every service's properties.
         var groupLogger = Logger(label: "lifecycle")
         groupLogger.logLevel = max(.notice, logger.logLevel)
@@ -84,65 +79,58 @@ struct DaemonServices {
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: groupLogger)
         // Checks in flight get this long to finish (under systemd's TimeoutStopSec=30s); then they are cancelled,
-        // which leaves the database consistent: each check is one transaction.
+        // which leaves the database consistent: each batch is one transaction.
         configuration.maximumGracefulShutdownDuration = .seconds(25)
         // A task that ignores cancellation must not keep the process past systemd's 30 s: after 3 s more the
         // process ends (a crash report names the task) rather than hanging.
         configuration.maximumCancellationDuration = .seconds(3)
-        let group = ServiceGroup(configuration: configuration)
-        do {
-            try await group.run()
-        } catch {
-            // The group may report another service's reaction first; a failed start-up is the cause.
-            if let failure = gate.failure { throw EndpointBindError(reason: failure) }
-            throw error
-        }
+        try await ServiceGroup(configuration: configuration).run()
     }
 
     private func endpointSources() -> EndpointSources {
-        let runtime = runtime
+        let executor = executor
         let store = store
         let clock = clock
         return EndpointSources(
             metrics: {
                 let now = clock()
                 return MetricsSnapshot(
-                    domains: await runtime.metrics(now: now),
+                    domains: await executor.metrics(now: now),
                     outboxDeliveries: (try? await store.outboxCounts()).map {
                         ["pending": $0.pending, "retrying": $0.retrying, "dead": $0.dead]
                     } ?? [:],
-                    schedulerLastProgress: await runtime.lastTick)
+                    schedulerLastProgress: await executor.lastTick)
             },
-            health: { await DaemonHealth.check(runtime: runtime, store: store, now: clock()) },
+            health: { await DaemonHealth.check(executor: executor, store: store, now: clock()) },
             status: {
                 // Configured domains only, like `status --config`.
-                let configured = await runtime.configuration.domains.map(\.name)
+                let configured = await executor.configuredNames
                 let now = clock()
                 let snapshot = try await StatusReader(store: store.reader).snapshot(
-                    now: now, domains: configured, silences: await runtime.configuration.maintenance.silences(at: now))
+                    now: now, domains: configured, silences: await executor.configuration.maintenance.silences(at: now))
                 return Array(try MonitorJSON.encoder().encode(snapshot))
             },
             overview: { query in
-                let configured = await runtime.configuration.domains.map(\.name)
+                let configured = await executor.configuredNames
                 let now = clock()
                 return try await StatusPageReader(store: store.reader).overview(
-                    now: now, configured: configured, lastCycle: await runtime.lastTick, query: query,
-                    silences: await runtime.configuration.maintenance.silences(at: now))
+                    now: now, configured: configured, lastCycle: await executor.lastTick, query: query,
+                    silences: await executor.configuration.maintenance.silences(at: now))
             },
             domainPage: { raw in
                 // `/domains/Shop.Example` and the U-label find the configured A-label.
                 let name = (try? DomainName.normalize(raw)) ?? raw
-                let configured = await runtime.isConfigured(name)
+                let configured = await executor.isConfigured(name)
                 let now = clock()
                 return try await StatusPageReader(store: store.reader).domain(
                     name, now: now, configured: configured,
-                    silences: await runtime.configuration.maintenance.silences(at: now))
+                    silences: await executor.configuration.maintenance.silences(at: now))
             },
-            basicAuth: { await runtime.configuration.endpoint.basicAuth },
-            hosts: { await runtime.configuration.endpoint.hosts },
+            basicAuth: { await executor.configuration.endpoint.basicAuth },
+            hosts: { await executor.configuration.endpoint.hosts },
             api: APISources(
-                store: store, configured: { await runtime.configuration.domains.map(\.name) },
-                isConfigured: { await runtime.isConfigured($0) },
-                maintenance: { await runtime.configuration.maintenance.silences(at: $0) }, now: clock))
+                store: store, configured: { await executor.configuredNames },
+                isConfigured: { await executor.isConfigured($0) },
+                maintenance: { await executor.configuration.maintenance.silences(at: $0) }, now: clock))
     }
 }

@@ -14,7 +14,7 @@ import ServiceLifecycle
 /// logged and not retried (the next one is due in `every`). It is listed after the scheduler in the service group,
 /// so it stops first at shutdown and a stopping daemon sends nothing.
 struct HeartbeatService: Service {
-    let runtime: DaemonRuntime
+    let executor: DaemonExecutor
     let store: MonitorStore
     let transport: any WebhookTransport
     let logger: Logger
@@ -27,7 +27,7 @@ struct HeartbeatService: Service {
         // descriptors), and a stuck daemon must not log a line every `every`.
         var wasHealthy: Bool?
         while !Task.isCancelledOrShuttingDown {
-            guard let settings = await runtime.configuration.heartbeat else {
+            guard let settings = await executor.configuration.heartbeat else {
                 await pause(idleWait)
                 continue
             }
@@ -50,10 +50,10 @@ struct HeartbeatService: Service {
 
     /// Why the daemon is not healthy now, or `nil` when it is.
     func failure(now: Date) async -> String? {
-        if case .unhealthy(let reason) = await DaemonHealth.check(runtime: runtime, store: store, now: now) {
+        if case .unhealthy(let reason) = await DaemonHealth.check(executor: executor, store: store, now: now) {
             return reason
         }
-        let conditions = runtime.conditions.active.values.sorted { $0.code < $1.code }
+        let conditions = await executor.activeConditions.values.sorted { $0.code < $1.code }
         return conditions.first.map { "\($0.code): \($0.message)" }
     }
 

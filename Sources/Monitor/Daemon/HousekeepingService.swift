@@ -7,9 +7,8 @@ import ServiceLifecycle
 /// The daemon's background chores: the heartbeat `status` reads, retention, WAL checkpoints, the store's own
 /// health (a deleted or replaced file, a failing commit, a full disk), and systemd's watchdog and status line.
 struct HousekeepingService: Service {
-    let runtime: DaemonRuntime
-    let pipeline: CheckPipeline
-    var store: MonitorStore { pipeline.store }
+    let executor: DaemonExecutor
+    let store: MonitorStore
     let notifier: SystemdNotifier
     let logger: Logger
     let clock: @Sendable () -> Date
@@ -42,6 +41,7 @@ struct HousekeepingService: Service {
         var lastWatchdog = ContinuousClock.now
         let watchdog = notifier.watchdogInterval
         var lastBeat = ContinuousClock.now - heartbeatPeriod
+        var storeFaultTold = false
         while !Task.isCancelledOrShuttingDown {
             let now = clock()
             if ContinuousClock.now - lastBeat >= heartbeatPeriod {
@@ -53,9 +53,9 @@ struct HousekeepingService: Service {
                     logger.error("heartbeat could not be written", metadata: ["error": "\(error)"])
                 }
                 let trouble = DaemonHealth.storeTrouble(store.health.status)
-                try? notifier.send(.status(await runtime.statusLine() + (trouble.map { "; \($0)" } ?? "")))
+                try? notifier.send(.status(await executor.statusLine() + (trouble.map { "; \($0)" } ?? "")))
             }
-            await trackStoreCondition(now: now)
+            trackStoreCondition(now: now, told: &storeFaultTold)
             if case .failing(let since, _, let full) = store.health.status,
                 now.timeIntervalSince(lastRecovery) >= recoveryPeriod
             {
@@ -82,7 +82,7 @@ struct HousekeepingService: Service {
                 // it retries by itself (a full disk recovers once space returns) and `/healthz` says 503 meanwhile.
                 let stuck: Bool
                 if case .stuck = store.health.status { stuck = true } else { stuck = false }
-                if !stuck, case .healthy = await runtime.health(now: now) {
+                if !stuck, case .healthy = await executor.health(now: now) {
                     try? notifier.send(.watchdog)
                     lastWatchdog = ContinuousClock.now
                 }
@@ -115,35 +115,29 @@ struct HousekeepingService: Service {
     }
 
     /// `monitor.store` fires in memory while the store cannot commit (`/healthz` and the status line show it), and
-    /// also for a failure it has already recovered from; once it commits again, the firing and its resolution are
-    /// written together, so webhooks learn how long it lasted.
-    private func trackStoreCondition(now: Date) async {
+    /// also for a failure it has already recovered from; once it commits again, the core writes the firing and its
+    /// resolution together, so webhooks learn how long it lasted. `told`: the core was told of a failure not yet
+    /// cleared. Clearing is told at every pass while the store commits (the core ignores it when nothing is
+    /// active): a `monitor.store` restored from the journal at start resolves too.
+    private func trackStoreCondition(now: Date, told: inout Bool) {
         let unseen = store.health.takeUnseenFailure()
         let trouble =
             DaemonHealth.storeTrouble(store.health.status)
             ?? unseen.map {
                 "monitor.store: the state database could not commit at \(RFC3339.string($0.since)): \($0.reason)"
             }
-        if let trouble {
-            // Kept in the condition book until an append commits it (with its resolution, once the store commits).
-            if let fired = runtime.conditions.fault(
-                .store, message: trouble + "; checks are not recorded meanwhile", now: now)
-            {
-                logger.critical("\(trouble)")
-                runtime.conditions.journalFailed(fired)
-            }
+        if let trouble, !told {
+            logger.critical("\(trouble)")
+            executor.send(.fault(.store, message: trouble + "; checks are not recorded meanwhile", now: now))
+            told = true
         }
         // Resolved once the store commits and, for a failure seen just now, has committed since it.
         guard case .committing = store.health.status,
             unseen == nil || (store.health.lastCommit.map { $0 > unseen!.since } ?? false)
         else { return }
-        if let resolved = runtime.conditions.cleared(.store, now: now) {
-            logger.notice("the state database commits again")
-            await ConditionLog.journal(resolved, pipeline: pipeline, runtime: runtime, logger: logger)
-        } else if let pending = runtime.conditions.takeUnjournaled() {
-            // Changes whose append failed, and no check has carried them since.
-            await ConditionLog.journal(pending, pipeline: pipeline, runtime: runtime, logger: logger)
-        }
+        if told { logger.notice("the state database commits again") }
+        told = false
+        executor.send(.faultCleared(.store, now: now))
     }
 
     /// After a failed commit: checkpoint and truncate the WAL, and on a full disk (once per failure) shed the older
@@ -167,7 +161,7 @@ struct HousekeepingService: Service {
     }
 
     private func prune(now: Date) async {
-        let retention = await runtime.configuration.retention.seconds
+        let retention = await executor.configuration.retention.seconds
         do {
             let result = try await store.prune(olderThan: now.addingTimeInterval(-retention))
             logger.info(

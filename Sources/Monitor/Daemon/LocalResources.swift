@@ -13,12 +13,9 @@ import Synchronization
 /// engine opens no socket below `margin` either (`HTTPFailure.descriptorShortage`), and such a refusal during a check
 /// is noted as a fault even when the descriptors are back by the time the check ends.
 enum LocalResources {
-    /// The process lacks resources (or lacked them while the check ran); the check that saw it is discarded.
+    /// The process lacks resources now; the check that saw it is discarded.
     struct Fault: Error, CustomStringConvertible, Sendable {
         var reason: String
-        /// False when the process has its resources back and only lacked them at some moment of the check: the
-        /// check is discarded, but `monitor.resources` is not fired again for a trouble already over.
-        var isCurrent = true
         var description: String { reason }
     }
 
@@ -30,24 +27,18 @@ enum LocalResources {
     /// The last time a probe found this process short of resources.
     private static let lastFault = Mutex<Date?>(nil)
 
-    /// The fault behind `observation`'s failures: this process lacks resources now, or lacked them at some moment
-    /// since the check started (`now` is when the check ended).
-    static func fault(after observation: DomainObservation, now: Date = Date()) -> Fault? {
+    /// Whether any fetch of `observation` failed: only then can a shortage of this process be behind it.
+    static func hasFailedFetch(_ observation: DomainObservation) -> Bool {
         let fetches =
             [observation.wellKnown]
             + [observation.wellKnownPlain, observation.root, observation.cdn]
             .compactMap { $0 }
-        guard fetches.contains(where: { $0.failure != nil }) else { return nil }
-        if let fault = probe() {
-            noteFault(at: now)
-            return fault
-        }
-        guard let last = lastFault.withLock({ $0 }), last >= observation.startedAt else { return nil }
-        return Fault(
-            reason: "this process ran short of file descriptors or memory while the check ran (at "
-                + "\(RFC3339.string(last))); it has them again, and the domain is checked at its next interval",
-            isCurrent: false)
+        return fetches.contains { $0.failure != nil }
     }
+
+    /// The last moment a probe found this process short of resources: a check that started before it and failed
+    /// a fetch is discarded without firing `monitor.resources` again (the core decides).
+    static var lastShortage: Date? { lastFault.withLock { $0 } }
 
     /// Records that this process was short of resources at `date` (the latest such moment is kept).
     static func noteFault(at date: Date) {

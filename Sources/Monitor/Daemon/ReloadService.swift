@@ -12,7 +12,7 @@ import UnixSignals
 /// regular, so a load cannot hang on a FIFO, but should one stall anyway (a hung network file system), the old
 /// configuration stays, the reason is logged and SIGTERM still ends the daemon.
 struct ReloadService: Service {
-    let runtime: DaemonRuntime
+    let executor: DaemonExecutor
     /// Where the entries of domains added back by a reload are read from (the book drops removed domains).
     let store: MonitorStore
     let path: String
@@ -27,12 +27,15 @@ struct ReloadService: Service {
         let signals = await UnixSignalsSequence(trapping: .sighup)
         for await _ in signals.cancelOnGracefulShutdown() {
             try? notifier.send(.reloading)
-            await reload()
-            try? notifier.send(.ready, .status(await runtime.statusLine()))
+            // A reload put in force answers READY=1 from the core, once it took the configuration; one that failed
+            // answers here, the old configuration staying in force.
+            if !(await reload()) { try? notifier.send(.ready, .status(await executor.statusLine())) }
         }
     }
 
-    func reload() async {
+    /// Loads the file and hands it to the core; false when the previous configuration stays in force.
+    @discardableResult
+    func reload() async -> Bool {
         let path = path
         let environment = environment
         let outcome = await ReloadDeadline.run(within: deadline) {
@@ -48,7 +51,7 @@ struct ReloadService: Service {
             logger.error(
                 "configuration not reloaded, the previous one stays in force",
                 metadata: ["file": "\(path)", "problems": "\(error)"])
-            return
+            return false
         case .timedOut:
             logger.error(
                 "configuration not reloaded, the previous one stays in force",
@@ -56,36 +59,38 @@ struct ReloadService: Service {
                     "file": "\(path)",
                     "problems": "reading it took longer than \(deadline); is a file on a hung mount?",
                 ])
-            return
+            return false
         case .interrupted:
             logger.notice("reload abandoned at shutdown", metadata: ["file": "\(path)"])
-            return
+            return false
         }
-        let previous = await runtime.configuration
+        let previous = await executor.configuration
         if previous.listen != configuration.listen || previous.stateDirectory != configuration.stateDirectory {
             logger.warning("listen and state_dir changes take effect at the next restart")
         }
         // A domain removed by an earlier reload and listed again continues from what the journal holds of it: its
         // state, alert states and open run (else it would start over as never checked, beside its stored alerts).
+        // One whose check committed after its removal continues from that commit instead (the core keeps it).
         let watched = Set(previous.domains.map(\.name))
         let added = configuration.restrictedToShard().domains.map(\.name).filter { !watched.contains($0) }
         var stored: [String: BookEntry] = [:]
         if !added.isEmpty {
             do {
-                stored = try await store.reader.book(domains: added)
+                stored = try await store.book(domains: added)
             } catch {
                 logger.error(
                     "the stored state of the added domains could not be read; they start as never checked",
                     metadata: ["error": "\(error)"])
             }
         }
-        await runtime.reload(configuration, now: clock(), stored: stored)
+        executor.send(.reload(configuration, stored: stored, now: clock()))
         logger.notice(
             "configuration reloaded",
             metadata: [
                 "file": "\(path)", "domains": "\(configuration.shardDomains.count)",
                 "shard": "\(configuration.shard.map { "\($0)" } ?? "-")",
             ])
+        return true
     }
 }
 

@@ -4,20 +4,14 @@ import MonitorCore
 
 /// The journal: the store's only write path for checks. It writes what the reducer produced and reads nothing.
 ///
-/// Appends that arrive while a commit is under way share the next transaction (`GroupCommit`), each in its own
-/// savepoint; `append` returns once its records are durable, so the caller may then put the new entry in its book
-/// and wake the delivery loop. A failed append throws and keeps nothing of it.
+/// The daemon's core batches appends itself (`Journal.append(_:)` with many); this one writes one append in its own
+/// transaction and returns once its records are durable. A failed append throws and keeps nothing of it.
 extension MonitorStore {
-    /// Writes `records` in the next group transaction; returns the history run its check extended or started
-    /// (`nil` without a check).
+    /// Writes `records` in one transaction; returns the history run its check extended or started (`nil` without
+    /// a check).
     @discardableResult
     public func append(_ records: JournalAppend) async throws -> RunMark? {
-        try await groupCommit.record { db in
-            if let conditions = records.conditions { try Self.writeConditions(db, active: conditions) }
-            try Self.insertDeliveries(db, Self.outboxInserts(records.conditionDeliveries, at: records.at))
-            guard let check = records.check else { return nil }
-            return try Self.write(db, outcome: check.outcome, report: check.report)
-        }
+        try await writer.write { db in try Self.apply(records, db) }
     }
 
     /// Records one check of a store used without the daemon's book (tests, benchmarks, tools): reads the domain's

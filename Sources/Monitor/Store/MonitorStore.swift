@@ -21,14 +21,10 @@ public final class MonitorStore: Sendable {
     /// The database file's device and inode when it was opened: a deleted or replaced file is noticed.
     let identity: FileIdentity?
 
-    /// Batches the journal's transactions (`GroupCommit`).
-    let groupCommit: GroupCommit
-
     init(writer: any DatabaseWriter, path: String, health: StoreHealth = StoreHealth()) {
         let tracked = TrackedWriter(database: writer, health: health)
         self.writer = tracked
         self.health = health
-        self.groupCommit = GroupCommit(writer: tracked)
         self.reader = StoreReader(database: writer, path: path)
         self.identity = path == ":memory:" ? nil : FileIdentity(path: path)
     }
