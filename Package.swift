@@ -71,14 +71,26 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
-        // The pure core of the monitor: findings, evaluation, configuration, alert state machine, webhook formats.
-        // Takes values and the time, returns values; no I/O.
+        // The pure rules of one check: the configuration file, findings and their codes, evaluation of an
+        // observation into a report, expectations and domain names. Takes values, returns values; no I/O. The fuzz
+        // targets import only this (and AASA): the configuration and header parsers are here.
         .target(
-            name: "MonitorCore",
+            name: "MonitorEvaluation",
             dependencies: [
                 "AASA",
                 "CIDN2",
                 .product(name: "Yams", package: "Yams"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strict
+        ),
+        // The pure core of the monitor over time: the alert state machine, the ledger and book, timelines,
+        // silences, webhook formats, the schedule and the daemon's core (`DaemonCore`). No I/O.
+        .target(
+            name: "MonitorCore",
+            dependencies: [
+                "AASA",
+                "MonitorEvaluation",
                 .product(name: "Crypto", package: "swift-crypto"),
                 // The scheduler's queue of due checks: the next one in O(log n), not a scan of every domain.
                 .product(name: "HeapModule", package: "swift-collections"),
@@ -90,6 +102,7 @@ let package = Package(
             name: "Monitor",
             dependencies: [
                 "MonitorCore",
+                "MonitorEvaluation",
                 "AppClaims",
                 "AASA",
                 "HTTPEngine",
@@ -122,6 +135,7 @@ let package = Package(
                 "AASA",
                 "AppClaims",
                 "MonitorCore",
+                "MonitorEvaluation",
                 "Monitor",
                 "HTTPEngine",
                 .product(name: "Logging", package: "swift-log"),
@@ -203,12 +217,13 @@ let package = Package(
             resources: [.copy("Resources/corpus")],
             swiftSettings: strict),
         .testTarget(
-            name: "MonitorCoreTests", dependencies: ["MonitorCore", "AASA", "TestSupport", "EndToEndSlot"],
+            name: "MonitorCoreTests",
+            dependencies: ["MonitorCore", "MonitorEvaluation", "AASA", "TestSupport", "EndToEndSlot"],
             swiftSettings: strict),
         .testTarget(
             name: "MonitorTests",
             dependencies: [
-                "Monitor", "MonitorCore", "AASA", "HTTPEngine", "TestSupport", "EndToEndSlot",
+                "Monitor", "MonitorCore", "MonitorEvaluation", "AASA", "HTTPEngine", "TestSupport", "EndToEndSlot",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -239,7 +254,7 @@ let package = Package(
         .executableTarget(
             name: "aasa-bench",
             dependencies: [
-                "AASA", "BenchmarkSupport", "HTTPEngine", "Monitor", "MonitorCore", "TestSupport",
+                "AASA", "BenchmarkSupport", "HTTPEngine", "Monitor", "MonitorCore", "MonitorEvaluation", "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
@@ -251,7 +266,7 @@ let package = Package(
 // seeds and every input a fuzzer ever failed on (Tests/Fuzz/RegressionTests/Inputs) through the same code.
 package.targets += [
     .target(
-        name: "FuzzChecks", dependencies: ["AASA", "MonitorCore", "HTTPEngine", "AppClaims"],
+        name: "FuzzChecks", dependencies: ["AASA", "MonitorEvaluation", "HTTPEngine", "AppClaims"],
         path: "Tests/Fuzz/FuzzChecks", swiftSettings: strict),
     .testTarget(
         name: "FuzzRegressionTests", dependencies: ["FuzzChecks", "TestSupport"], path: "Tests/Fuzz/RegressionTests",

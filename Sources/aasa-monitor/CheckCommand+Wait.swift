@@ -1,6 +1,7 @@
 import Foundation
 import Monitor
 import MonitorCore
+import MonitorEvaluation
 
 extension CheckCommand {
     /// `check --wait`: checks, and while only Apple's CDN lags (exit 3), checks the lagging domains again when

@@ -4,6 +4,7 @@ import Foundation
 import HTTPEngine
 import Monitor
 import MonitorCore
+import MonitorEvaluation
 
 /// `aasa-monitor check DOMAIN...`: will universal links work for these domains, on Apple's copy, right now?
 struct CheckCommand: AsyncParsableCommand {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Monitor
 import MonitorCore
+import MonitorEvaluation
 
 /// What the shells complete beyond files and fixed words: names that live in the configuration.
 ///

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Monitor
 import MonitorCore
+import MonitorEvaluation
 
 /// `aasa-monitor config check [--config FILE]`: is this configuration valid, and what does it watch.
 struct ConfigCheckCommand: ParsableCommand {

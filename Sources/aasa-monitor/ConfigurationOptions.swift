@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Monitor
 import MonitorCore
+import MonitorEvaluation
 
 /// `--config FILE`, shared by every command that reads the configuration.
 struct ConfigurationOptions: ParsableArguments {

@@ -2,6 +2,7 @@ import AASA
 import ArgumentParser
 import Foundation
 import MonitorCore
+import MonitorEvaluation
 
 /// `aasa-monitor explain CODE`: what a finding code means, why Apple cares, how to fix it, with an example.
 ///

@@ -1,4 +1,5 @@
 import MonitorCore
+import MonitorEvaluation
 
 /// Text output that is safe to put on a terminal: what origins, Apple's CDN and files say reaches the screen
 /// inert. A `Location` or CDN reason holding `ESC [2J` would otherwise clear the screen or retitle the window, and

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Monitor
 import MonitorCore
+import MonitorEvaluation
 
 /// `aasa-monitor webhook …`: commands about webhooks.
 struct WebhookCommand: AsyncParsableCommand {

@@ -1,5 +1,6 @@
 import AppClaims
 import MonitorCore
+import MonitorEvaluation
 
 extension ClaimedDomains {
     /// What the app file at `path` claims, as the configuration's `apps[]` takes it

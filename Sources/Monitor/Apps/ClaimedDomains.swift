@@ -2,6 +2,7 @@ import AASA
 import AppClaims
 import Foundation
 import MonitorCore
+import MonitorEvaluation
 
 /// What an app's build claims, as the expectations of every domain it claims: the release gate reads the app
 /// instead of a person typing `--expect-app` (`check --app`, the daemon's `apps:`).

@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorEvaluation
 
 /// `check --json` and `--json-lines` written one domain at a time, so no run holds every report.
 ///

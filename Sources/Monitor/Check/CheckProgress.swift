@@ -1,4 +1,5 @@
 import MonitorCore
+import MonitorEvaluation
 
 /// When `check` shows its progress on standard error, and what it says: pure, so the rule is tested without a
 /// terminal.

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPEngine
 import MonitorCore
+import MonitorEvaluation
 
 /// `check` without the command line: probe every domain, evaluate each, hand on the results in the order given.
 ///

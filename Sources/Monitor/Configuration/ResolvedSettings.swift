@@ -1,6 +1,7 @@
 import Foundation
 import HTTPEngine
 import MonitorCore
+import MonitorEvaluation
 
 /// The probe and evaluation settings, made in one place from a configuration and, for `check`, its flags.
 ///

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPEngine
 import MonitorCore
+import MonitorEvaluation
 
 /// One check of one domain, in parallel with the others: probe, report, reduce against the book entry the job
 /// carries. It appends nothing: the core accepts the result, judges it under the held sources then in force and

@@ -2,6 +2,7 @@ import AASA
 import Foundation
 import Logging
 import MonitorCore
+import MonitorEvaluation
 
 /// The log lines of the core's notes: the core decides what happened, these words say it.
 extension DaemonExecutor {

@@ -3,6 +3,7 @@ import Foundation
 import HTTPEngine
 import Logging
 import MonitorCore
+import MonitorEvaluation
 import ServiceLifecycle
 
 /// Runs the daemon's core (`DaemonCore`): feeds it events from one stream, in order, and performs the actions it

@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorEvaluation
 import NIOCore
 import ServiceLifecycle
 import Synchronization

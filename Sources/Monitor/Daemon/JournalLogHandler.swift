@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import MonitorCore
+import MonitorEvaluation
 import Synchronization
 
 /// Writes one line per log event to standard error, prefixed with its syslog priority (`<3>` … `<7>`), which

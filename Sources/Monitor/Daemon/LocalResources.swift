@@ -1,6 +1,7 @@
 import Foundation
 import HTTPEngine
 import MonitorCore
+import MonitorEvaluation
 import Synchronization
 
 /// Whether this process has the descriptors and memory a check needs: when it has not, a failed fetch is our

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPEngine
 import MonitorCore
+import MonitorEvaluation
 
 extension MonitorConfiguration {
     /// The probe settings this configuration asks for, made where `check`'s are (`ResolvedSettings`).

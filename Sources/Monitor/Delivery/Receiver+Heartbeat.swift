@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorEvaluation
 
 extension Receiver {
     /// The heartbeat as a receiver: the same address guard, trust, timeout and URL-hiding as a webhook. `url` is the

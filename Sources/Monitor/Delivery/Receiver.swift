@@ -1,6 +1,7 @@
 import Foundation
 import HTTPEngine
 import MonitorCore
+import MonitorEvaluation
 
 /// A place the configuration tells the daemon to send to: a webhook today, a heartbeat tomorrow.
 ///

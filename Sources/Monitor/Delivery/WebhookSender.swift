@@ -1,6 +1,7 @@
 import Foundation
 import HTTPEngine
 import MonitorCore
+import MonitorEvaluation
 
 /// Sends one event to one webhook: renders the format, signs a `standard` body (a new timestamp and signature on
 /// every attempt, the same `webhook-id`), and POSTs it through the transport.

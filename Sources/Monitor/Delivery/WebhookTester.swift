@@ -1,6 +1,7 @@
 import Foundation
 import HTTPEngine
 import MonitorCore
+import MonitorEvaluation
 
 /// `webhook test`: one sample event per webhook, rendered, signed and sent by the same code as every delivery.
 public enum WebhookTester {

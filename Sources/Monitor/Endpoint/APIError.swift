@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import MonitorCore
+import MonitorEvaluation
 import NIOCore
 
 /// An API failure as the client sees it: `{"error": {"code": "…", "message": "…"}}` with its HTTP status.

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import MonitorCore
+import MonitorEvaluation
 import NIOCore
 
 /// HTTP Basic authentication against `endpoint.basic_auth_file` for every route except `/healthz`, which probes

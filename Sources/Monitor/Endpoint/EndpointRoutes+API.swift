@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import MonitorCore
+import MonitorEvaluation
 import NIOCore
 
 /// `/api/v1/`: the JSON API, and `/badge/{domain}.svg`. Each route is a row of `APIRoute.all`, which the

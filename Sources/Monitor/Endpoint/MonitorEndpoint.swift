@@ -2,6 +2,7 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import MonitorCore
+import MonitorEvaluation
 import NIOCore
 import ServiceLifecycle
 

@@ -1,4 +1,5 @@
 import MonitorCore
+import MonitorEvaluation
 
 /// The endpoint could not be started.
 public struct MonitorEndpointError: Error, Sendable, Hashable, CustomStringConvertible {

@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorEvaluation
 
 /// Pieces both pages use: the document frame, verdicts, times.
 extension HTMLWriter {

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import MonitorCore
+import MonitorEvaluation
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorEvaluation
 
 /// Which `Host` and `Origin` a request to the endpoint may carry: the defence against DNS rebinding.
 ///

@@ -1,5 +1,6 @@
 import Logging
 import MonitorCore
+import MonitorEvaluation
 import ServiceLifecycle
 
 /// Runs a `MonitorEndpoint` for the duration of `body`, then shuts it down gracefully, also when `body` throws.

@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorEvaluation
 
 /// What the metrics endpoint says about one domain: its latest state and how many checks ended in each verdict.
 ///

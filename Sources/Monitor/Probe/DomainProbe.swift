@@ -1,6 +1,7 @@
 import Foundation
 import HTTPEngine
 import MonitorCore
+import MonitorEvaluation
 
 /// Fetches one domain's association file the way Apple does, and records what came back.
 ///

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPEngine
 import MonitorCore
+import MonitorEvaluation
 
 extension FetchObservation {
     /// The observation of a completed exchange, whatever its status.

@@ -1,5 +1,6 @@
 import Dispatch
 import MonitorCore
+import MonitorEvaluation
 import Synchronization
 
 #if canImport(Glibc)

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import MonitorCore
+import MonitorEvaluation
 
 /// The configured domains as a list to page through: filtered by verdict and by name, problems first, one page at a
 /// time. The page at `/`, `status` without a domain and `GET /api/v1/domains` read it.

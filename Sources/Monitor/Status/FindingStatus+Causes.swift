@@ -1,5 +1,6 @@
 import AASA
 import MonitorCore
+import MonitorEvaluation
 
 extension FindingStatus {
     /// The findings as a person reads them, with how deep each sits under its cause: every problem of its own

@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorEvaluation
 
 /// What `history` says of an alert event receivers were not told of when it happened (`DomainLedger.alertTimeline`,
 /// `HeldAlerts`), in words after its detail:

@@ -1,6 +1,7 @@
 import AASA
 import Foundation
 import MonitorCore
+import MonitorEvaluation
 
 /// A silence as `status --json`, `silence list --json` and the page show it (keys are public interface).
 public struct SilenceStatus: Sendable, Hashable, Encodable {

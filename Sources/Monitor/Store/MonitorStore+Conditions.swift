@@ -2,6 +2,7 @@ import AASA
 import Foundation
 import GRDB
 import MonitorCore
+import MonitorEvaluation
 
 /// The monitor's own conditions (`monitor.*`), kept as alert states of the empty domain so that `status`, the
 /// status page and a restart see them, with their deliveries in the same transaction.

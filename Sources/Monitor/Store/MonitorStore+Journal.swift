@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import MonitorCore
+import MonitorEvaluation
 
 /// The journal: the store's only write path for checks. It writes what the reducer produced and reads nothing.
 ///

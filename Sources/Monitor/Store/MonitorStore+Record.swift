@@ -2,6 +2,7 @@ import AASA
 import Foundation
 import GRDB
 import MonitorCore
+import MonitorEvaluation
 
 /// The statements of a journal append (`MonitorStore.append`), each run inside its one transaction.
 extension MonitorStore {

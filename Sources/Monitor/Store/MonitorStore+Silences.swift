@@ -2,6 +2,7 @@ import AASA
 import Foundation
 import GRDB
 import MonitorCore
+import MonitorEvaluation
 
 /// Silences as rows of the state database: `silence add` and `silence expire` write them, with the daemon running
 /// or stopped, and every check reads the ones covering its domain in its own transaction.

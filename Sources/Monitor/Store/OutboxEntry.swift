@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorEvaluation
 
 /// One outbox row as `outbox list` shows it: what the delivery is about and where it stands.
 ///

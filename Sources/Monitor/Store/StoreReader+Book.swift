@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import MonitorCore
+import MonitorEvaluation
 
 extension StoreReader {
     /// The book of `domains` as the journal left it: each domain's state, alert states and open history run. The

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import MonitorCore
+import MonitorEvaluation
 
 /// What the status page reads beyond `status`: one domain's state and its propagation measurements. Kept here so a
 /// change of the history tables stays inside the store.

@@ -2,6 +2,7 @@ import AASA
 import Foundation
 import GRDB
 import MonitorCore
+import MonitorEvaluation
 
 /// Reads the state database: what `status` and `history` show, also while the daemon writes.
 ///

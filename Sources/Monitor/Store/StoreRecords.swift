@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorEvaluation
 
 /// The daemon's last sign of life, written every heartbeat period.
 public struct Heartbeat: Sendable, Hashable {

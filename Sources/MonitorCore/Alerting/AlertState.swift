@@ -1,5 +1,6 @@
 import AASA
 import Foundation
+import MonitorEvaluation
 
 /// The lifecycle of one alert identity (domain, code, source, subject).
 ///

@@ -1,5 +1,6 @@
 import AASA
 import Foundation
+import MonitorEvaluation
 
 /// What one check of one domain tells the alert state machine.
 public struct AlertCheck: Sendable, Hashable {

@@ -1,4 +1,5 @@
 import AASA
+import MonitorEvaluation
 
 extension IncidentDigest {
     /// The item a digest is named after: the first alert that started, else the first recovered, else the first

@@ -1,5 +1,6 @@
 import AASA
 import Foundation
+import MonitorEvaluation
 
 /// One message for people about one domain at one check: what started failing (root cause first), what still
 /// fails, what recovered, and what changed.

@@ -1,5 +1,6 @@
 import AASA
 import Foundation
+import MonitorEvaluation
 
 /// The monitor's own health, seen across domains: trouble of our host is one `monitor.*` alert, not N domain alerts.
 ///

@@ -1,5 +1,6 @@
 import AASA
 import Foundation
+import MonitorEvaluation
 
 /// An event as JSON: the flat object of every earlier version, so the outbox keeps its rows' text and receivers
 /// their bodies byte for byte.

@@ -1,5 +1,6 @@
 import AASA
 import Foundation
+import MonitorEvaluation
 
 /// Something a receiver is told about: an alert firing or resolving, or an informational event.
 ///

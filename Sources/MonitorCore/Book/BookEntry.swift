@@ -1,4 +1,5 @@
 import Foundation
+import MonitorEvaluation
 
 /// One domain's page of the daemon's book: everything its next check reads, in memory between checks.
 ///

@@ -1,3 +1,4 @@
+import MonitorEvaluation
 /// One domain's place in the runtime's book: its committed entry and how many checks gave each verdict (the
 /// `aasa_checks_total` counter).
 ///

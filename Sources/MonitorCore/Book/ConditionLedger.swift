@@ -1,4 +1,5 @@
 import Foundation
+import MonitorEvaluation
 
 /// The monitor's own conditions (`monitor.*`) on their way to the journal: each transition becomes an event and a
 /// delivery for every webhook that wants it, as a domain's alerts do in `DomainLedger`.

@@ -1,4 +1,5 @@
 import Foundation
+import MonitorEvaluation
 
 /// Recording one check against the book, as pure functions: the entry and an observation in; the report, the
 /// records for the journal and the entry that replaces the old one once they are committed, out.

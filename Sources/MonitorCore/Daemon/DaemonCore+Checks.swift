@@ -1,5 +1,6 @@
 import AASA
 import Foundation
+import MonitorEvaluation
 
 extension DaemonCore {
     /// A check ended. A report is accepted: folded into the monitor's conditions, judged again if the held sources

@@ -1,4 +1,5 @@
 import Foundation
+import MonitorEvaluation
 
 extension DaemonCore {
     /// Puts `configuration` (already restricted to the shard) in force and derives what every job reads from it.

@@ -1,5 +1,6 @@
 import AASA
 import Foundation
+import MonitorEvaluation
 
 extension DaemonCore {
     /// Where the daemon is in its life: it checks nothing before its endpoint listens, and after a graceful

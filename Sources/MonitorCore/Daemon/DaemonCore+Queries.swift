@@ -1,5 +1,6 @@
 import AASA
 import Foundation
+import MonitorEvaluation
 
 extension DaemonCore {
     /// One checked domain's page, for `/metrics`.

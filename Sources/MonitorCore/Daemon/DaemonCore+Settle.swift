@@ -1,5 +1,6 @@
 import AASA
 import Foundation
+import MonitorEvaluation
 
 extension DaemonCore {
     /// How early a check may start to share a wake-up with others: 1% of the shortest interval, at most a second

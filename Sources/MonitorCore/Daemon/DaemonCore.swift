@@ -1,4 +1,5 @@
 import Foundation
+import MonitorEvaluation
 
 /// The daemon's coordination as one value: the configuration in force, the schedule, the book, the monitor's own
 /// conditions, the checks in flight, the journal queue and the delivery loop's timing.

@@ -1,4 +1,5 @@
 import Foundation
+import MonitorEvaluation
 
 /// What one journal append writes: a check's records, changes of the monitor's own conditions, or both.
 public struct JournalAppend: Sendable {

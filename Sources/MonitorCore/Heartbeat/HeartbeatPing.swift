@@ -1,4 +1,5 @@
 import Foundation
+import MonitorEvaluation
 
 /// What the heartbeat sends, decided from the daemon's health: pure, so the rules are tested without a network.
 ///

@@ -1,5 +1,6 @@
 import AASA
 import Foundation
+import MonitorEvaluation
 
 extension DomainLedger {
     /// Gives the check's alert events their incident and consequences, opens or closes the domain's incident, and

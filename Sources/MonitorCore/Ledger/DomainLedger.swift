@@ -1,5 +1,6 @@
 import AASA
 import Foundation
+import MonitorEvaluation
 
 /// What the ledger applies besides the report: the alert policy and the webhooks of the configuration in force.
 public struct LedgerPolicy: Sendable {

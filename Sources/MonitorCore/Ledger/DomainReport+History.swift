@@ -1,4 +1,5 @@
 import Foundation
+import MonitorEvaluation
 
 extension DomainReport {
     /// The report as a run keeps it: its times and durations to the millisecond.

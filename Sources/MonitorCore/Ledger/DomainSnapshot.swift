@@ -1,4 +1,5 @@
 import Foundation
+import MonitorEvaluation
 
 /// Everything the ledger needs to know about one domain before a check, typed.
 ///

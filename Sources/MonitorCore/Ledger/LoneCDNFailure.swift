@@ -1,5 +1,6 @@
 import AASA
 import Foundation
+import MonitorEvaluation
 
 /// Apple's CDN failing for one domain while it answers for the others: the domain's own problem, after a while.
 ///
@@ -11,7 +12,7 @@ import Foundation
 /// other.
 public enum LoneCDNFailure {
     /// How long one domain's CDN answer fails, the others' not, before it alerts as the domain's problem, by default.
-    public static let alertsAfter: TimeInterval = 30 * 60
+    public static let alertsAfter: TimeInterval = CDNSettings.loneFailureAfterDefault
 
     /// `report` with its `cdn.unreachable` made the domain's own error when it has lasted `after` (its first sight
     /// is in `previous`, the domain's open findings before this check) and `cdnHeld` is false (the monitor's

@@ -1,6 +1,7 @@
 import AASA
 import Crypto
 import Foundation
+import MonitorEvaluation
 
 /// The outcome of a check, reduced to what makes two checks "the same" for history.
 ///

@@ -1,5 +1,6 @@
 import AASA
 import Foundation
+import MonitorEvaluation
 
 /// What `check --wait` tells a person besides its progress: what a domain waits for, and why waiting ended while a
 /// domain still waits. Pure, as `decide` is: the same reports and times give the same line.

@@ -1,4 +1,5 @@
 import Foundation
+import MonitorEvaluation
 
 /// `check --wait`: whether to check again and when, pure (reports and times in, a decision out).
 ///

@@ -1,5 +1,6 @@
 import AASA
 import Foundation
+import MonitorEvaluation
 
 /// A stretch of time during which a person (or a maintenance window) asked that nothing be sent about some domains.
 ///

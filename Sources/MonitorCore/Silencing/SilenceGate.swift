@@ -1,5 +1,6 @@
 import AASA
 import Foundation
+import MonitorEvaluation
 
 /// What one check may send while silences are in force: Alertmanager's semantics, as a pure function.
 ///

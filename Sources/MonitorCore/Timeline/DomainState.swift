@@ -1,5 +1,6 @@
 import AASA
 import Foundation
+import MonitorEvaluation
 
 /// What the monitor currently believes about one domain, carried from check to check.
 ///

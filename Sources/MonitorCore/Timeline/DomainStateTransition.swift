@@ -1,5 +1,6 @@
 import AASA
 import Foundation
+import MonitorEvaluation
 
 /// Folds one check's report into a domain's state and names what changed, without I/O or clocks.
 ///

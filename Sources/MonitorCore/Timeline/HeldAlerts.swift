@@ -1,4 +1,5 @@
 import Foundation
+import MonitorEvaluation
 
 /// A domain's history with each alert a silence held shown where it fired, saying when it went out.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import MonitorEvaluation
 
 /// One entry of a domain's history: something changed at a check.
 ///

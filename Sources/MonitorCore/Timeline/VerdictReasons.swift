@@ -1,4 +1,5 @@
 import AASA
+import MonitorEvaluation
 
 /// The finding codes a verdict rests on, so `history` can say why a verdict changed.
 ///

@@ -1,5 +1,6 @@
 import AASA
 import Foundation
+import MonitorEvaluation
 
 /// The human reading of an event shared by the chat formats: the domain, what broke, Apple's reason, what to do.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import MonitorEvaluation
 
 /// How one delivery attempt ended, as the delivery shell saw it.
 public enum DeliveryOutcome: Sendable, Hashable {

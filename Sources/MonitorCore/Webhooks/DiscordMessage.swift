@@ -1,4 +1,5 @@
 import AASA
+import MonitorEvaluation
 
 /// A Discord webhook message: a short `content` line and one embed coloured by severity.
 ///

@@ -1,5 +1,6 @@
 import AASA
 import Foundation
+import MonitorEvaluation
 
 /// Renders an event into a webhook body, always through `JSONEncoder` (escaping is never hand-written).
 public enum WebhookPayload {

@@ -1,4 +1,4 @@
-import MonitorCore
+import MonitorEvaluation
 
 /// The configuration loader (issue 26 §2): every refusal names a line of the file, and nothing crashes, however
 /// the YAML uses anchors, aliases, tags or nesting.

@@ -1,6 +1,6 @@
 import Foundation
 import HTTPEngine
-import MonitorCore
+import MonitorEvaluation
 
 /// Response headers (issue 26 §2): the engine's header-line reader, then the evaluation of the origin's and
 /// Apple's CDN headers (`Age`, `Cache-Control`, `Expires`, `Apple-Failure-*`, `Apple-From`, `Content-Type`).

@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorEvaluation
 import Testing
 
 /// A check that could not see a problem's source says nothing about it: its alert neither resolves nor advances.

@@ -1,6 +1,7 @@
 import AASA
 import Foundation
 import MonitorCore
+import MonitorEvaluation
 
 /// Drives `AlertStateMachine` through a sequence of checks with an injected clock and counting event IDs.
 struct AlertScenario {

@@ -1,6 +1,7 @@
 import AASA
 import Foundation
 import MonitorCore
+import MonitorEvaluation
 import Testing
 
 @Suite("Monitor events and their IDs")

@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorEvaluation
 import Testing
 
 /// `monitor.resources` and `monitor.store`: faults of this host fire once and resolve once.

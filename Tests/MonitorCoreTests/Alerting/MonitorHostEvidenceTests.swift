@@ -1,6 +1,7 @@
 import AASA
 import Foundation
 import MonitorCore
+import MonitorEvaluation
 import Testing
 
 /// The monitor's own trouble told apart by evidence: `monitor.cdn_unreachable` after 3 checks in a row whatever the

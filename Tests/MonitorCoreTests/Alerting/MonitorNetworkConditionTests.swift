@@ -1,6 +1,7 @@
 import AASA
 import Foundation
 import MonitorCore
+import MonitorEvaluation
 import Testing
 
 /// `monitor.network` from the operator's side: it follows the configured domains, not every domain ever seen.

@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorEvaluation
 import Testing
 
 /// The reducer under random sequences of checks, failed journal appends, silences and policy changes (as

@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorEvaluation
 import Testing
 
 /// The reducer step by step, with a clock moved by hand: what each check of a table leaves in the book entry.

@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorEvaluation
 
 /// A daemon's record path in miniature for the reducer's tests: a book entry, a journal that may fail, and the
 /// history runs and documents it committed. Steps are driven by a seeded generator, so a failure names its seed.

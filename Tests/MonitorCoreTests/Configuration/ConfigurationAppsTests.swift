@@ -1,4 +1,5 @@
 import MonitorCore
+import MonitorEvaluation
 import Testing
 
 /// `apps:` in the pure loader, with the app files faked: claimed domains join `domains`, merged by name.

@@ -1,4 +1,5 @@
 import MonitorCore
+import MonitorEvaluation
 import Testing
 
 @Suite("endpoint.hosts")

@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorEvaluation
 import Testing
 
 /// `config/aasa-monitor.yml.5`, the configuration reference, documents every key the loader accepts.

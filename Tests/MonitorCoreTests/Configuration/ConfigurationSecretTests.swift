@@ -1,4 +1,5 @@
 import MonitorCore
+import MonitorEvaluation
 import Testing
 
 @Suite("webhook URLs and secrets from the file, files and the environment")

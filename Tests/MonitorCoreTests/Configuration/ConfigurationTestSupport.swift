@@ -1,4 +1,5 @@
 import MonitorCore
+import MonitorEvaluation
 
 /// Loading helpers for configuration tests: text in, configuration or problems out, files and variables faked.
 enum ConfigurationTestSupport {

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import MonitorCore
+@testable import MonitorEvaluation
 
 /// The nearest-name search compares at most `maximumCompared` characters of each side, so a 30 KB typo costs what a
 /// 256-character one does (issue 26 §4: `explain` took 8.5 s). Tested by what is compared, not by a clock.

@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorEvaluation
 import Testing
 
 /// Issue 32 §7: `timezone: UTC+5` is refused (POSIX and ISO read its sign oppositely); IANA names and `±HH:MM` work.

@@ -1,4 +1,5 @@
 import MonitorCore
+import MonitorEvaluation
 import Testing
 
 @Suite("shard: K/N splits domains so each lands in exactly one shard")

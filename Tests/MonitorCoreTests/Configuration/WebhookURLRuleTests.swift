@@ -1,4 +1,5 @@
 import MonitorCore
+import MonitorEvaluation
 import Testing
 
 /// Webhook URLs: http(s) only, no credentials, no link-local or unique-local literal unless `allow_private`.

@@ -1,6 +1,7 @@
 import AASA
 import Foundation
 import MonitorCore
+import MonitorEvaluation
 
 /// What a test compares of the core's actions: names, sequence numbers and times, so production types need not be
 /// `Equatable`. Times are seconds after `CoreHarness.t0`, to the millisecond.

@@ -1,6 +1,7 @@
 import AASA
 import Foundation
 import MonitorCore
+import MonitorEvaluation
 
 /// A `DaemonCore` driven by hand: a clock moved by the test, a seeded generator, no jitter, no start-up window, and
 /// silences read once at start unless a test says otherwise.

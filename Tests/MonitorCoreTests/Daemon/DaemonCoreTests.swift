@@ -1,6 +1,7 @@
 import AASA
 import Foundation
 import MonitorCore
+import MonitorEvaluation
 import Testing
 
 /// The daemon's coordination as tables: each event at a time set by hand, and the actions the core answers.

@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorEvaluation
 import Testing
 
 /// A failure Apple cached before the origin's file changed is Apple lagging (`cdn.missing`, 3); one cached after is

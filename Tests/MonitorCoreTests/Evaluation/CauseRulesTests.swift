@@ -1,6 +1,7 @@
 import AASA
 import Foundation
 import MonitorCore
+import MonitorEvaluation
 import Testing
 
 /// The cause rules from an on-call engineer's side: what a site does in, which findings alert and which are context.

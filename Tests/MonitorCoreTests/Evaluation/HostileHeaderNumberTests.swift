@@ -1,6 +1,7 @@
 import AASA
 import Foundation
 import MonitorCore
+import MonitorEvaluation
 import Testing
 
 /// Numbers from Apple's headers at their extremes never reach a date or an encoder unclamped.

@@ -1,6 +1,7 @@
 import AASA
 import Foundation
 import MonitorCore
+import MonitorEvaluation
 import Testing
 
 /// The lint memo spares CPU and nothing else: reports are the same with it, and it stays within its bounds.

@@ -1,6 +1,7 @@
 import AASA
 import Foundation
 import MonitorCore
+import MonitorEvaluation
 
 /// Hand-built observations for evaluation tests: a domain that answers like a healthy site unless told otherwise.
 enum ObservationFixtures {

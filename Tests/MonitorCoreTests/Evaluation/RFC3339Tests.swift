@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorEvaluation
 import Testing
 
 /// Issue 32 §7: times a person would not mean are refused, each with its reason.

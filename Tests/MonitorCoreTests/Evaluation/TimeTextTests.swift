@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorEvaluation
 import Testing
 
 /// Issue 35 §19: the one function that writes a time for a person, local with its offset or UTC.

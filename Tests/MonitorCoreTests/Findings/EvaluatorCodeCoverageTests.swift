@@ -1,6 +1,7 @@
 import AASA
 import Foundation
 import MonitorCore
+import MonitorEvaluation
 import Testing
 
 /// Keeps the registry and the evaluator equal: every registered code has an observation that makes the evaluator

@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorEvaluation
 import Testing
 
 @Suite("Heartbeat: what a healthy and an unhealthy daemon ping")

@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorEvaluation
 import Testing
 
 /// The events a domain's opening run stands for are left out of the rows, and put back where they happened.

@@ -1,6 +1,7 @@
 import AASA
 import Foundation
 import MonitorCore
+import MonitorEvaluation
 import Testing
 
 /// Issue 23 items 8 and 18: a flapping alert is said to be flapping in the chat message, and Slack's bold never

@@ -1,6 +1,7 @@
 import AASA
 import Foundation
 import MonitorCore
+import MonitorEvaluation
 import Testing
 
 /// What people are told, from their side: a site's behaviour in, the messages each webhook gets out.

@@ -1,6 +1,7 @@
 import AASA
 import Foundation
 import MonitorCore
+import MonitorEvaluation
 import Testing
 
 /// Issue 35 item 10: a CDN failing for one domain alone becomes the domain's own alert after a stated time.

@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorEvaluation
 import Testing
 
 /// What a run keeps of the report that started it.

@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorEvaluation
 import Testing
 
 @Suite("Maintenance windows: recurring silences in a time zone, DST included")

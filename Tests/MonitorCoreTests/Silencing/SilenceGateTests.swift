@@ -1,6 +1,7 @@
 import AASA
 import Foundation
 import MonitorCore
+import MonitorEvaluation
 import Testing
 
 /// A check after another through the alert state machine and then `SilenceGate`, with a clock moved by hand.

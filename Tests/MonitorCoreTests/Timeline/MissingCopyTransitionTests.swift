@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorEvaluation
 import Testing
 
 /// A copy Apple does not have is missing, never stale; and only an origin change seen by the monitor dates the

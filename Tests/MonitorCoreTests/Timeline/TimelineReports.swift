@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorEvaluation
 import Testing
 
 /// Hand-built reports for timeline tests: only what the transition reads.

@@ -1,6 +1,7 @@
 import AASA
 import Foundation
 import MonitorCore
+import MonitorEvaluation
 import Testing
 
 /// Issue 26 §4, "Phishing links in Discord and Teams alerts": origin-controlled text (an app ID, a `Location`

@@ -1,6 +1,7 @@
 import AASA
 import Foundation
 import MonitorCore
+import MonitorEvaluation
 import Testing
 
 /// The bytes every kind of event is stored and sent as: the outbox's JSON and the body of each webhook format are

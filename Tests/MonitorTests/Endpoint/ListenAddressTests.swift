@@ -1,5 +1,6 @@
 import Monitor
 import MonitorCore
+import MonitorEvaluation
 import Testing
 
 @Suite("listen addresses")

@@ -2,6 +2,7 @@ import AASA
 import EndToEndSlot
 import Foundation
 import MonitorCore
+import MonitorEvaluation
 import TestSupport
 import Testing
 

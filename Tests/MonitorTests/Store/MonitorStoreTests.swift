@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import Monitor
 import MonitorCore
+import MonitorEvaluation
 import Testing
 
 @Suite("Monitor store")

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import MonitorCore
+import MonitorEvaluation
 import Testing
 
 @testable import Monitor

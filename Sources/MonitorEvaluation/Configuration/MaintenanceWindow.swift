@@ -46,19 +46,11 @@ public struct MaintenanceWindow: Sendable, Hashable {
     /// The longest window accepted: a longer one would overlap its own next week.
     public static let longest: Duration = .seconds(7 * 86_400)
 
-    /// The occurrence open at `now`, as a silence, or `nil` when the window is closed.
-    public func silence(at now: Date) -> Silence? {
-        guard let start = openedAt(before: now) else { return nil }
-        return Silence(
-            id: "maintenance:\(name)", domains: domains, startsAt: start, endsAt: start.addingTimeInterval(length),
-            author: "configuration", reason: "maintenance window \(name)")
-    }
-
     /// The latest start at or before `now` whose occurrence has not ended yet.
     ///
     /// Days are civil dates, counted on a UTC calendar (a date's weekday does not depend on the zone); only the
     /// start's wall-clock time is resolved in `timeZone`.
-    func openedAt(before now: Date) -> Date? {
+    package func openedAt(before now: Date) -> Date? {
         var zoned = Calendar(identifier: .gregorian)
         zoned.timeZone = timeZone
         let today = zoned.dateComponents([.year, .month, .day], from: now)
@@ -99,12 +91,5 @@ public struct MaintenanceWindow: Sendable, Hashable {
         return timeZone.nextDaylightSavingTimeTransition(after: earliest.addingTimeInterval(-1)) ?? earliest
     }
 
-    private var length: TimeInterval { duration.seconds }
-}
-
-extension Array where Element == MaintenanceWindow {
-    /// The windows open at `now`, as silences.
-    public func silences(at now: Date) -> [Silence] {
-        compactMap { $0.silence(at: now) }
-    }
+    package var length: TimeInterval { duration.seconds }
 }

@@ -108,6 +108,8 @@ public struct TLSSettings: Sendable, Hashable {
 public struct CDNSettings: Sendable, Hashable {
     /// Apple's production CDN; a staging CDN or a test fixture can replace it.
     public static let defaultBaseURL = "https://app-site-association.cdn-apple.com/a/v1/"
+    /// How long one domain's CDN answer fails, the others' not, before it alerts as the domain's problem, by default.
+    public static let loneFailureAfterDefault: Double = 30 * 60
 
     /// The CDN's base URL (`base_url`): https, always ending in `/`, the domain is appended to it.
     public var baseURL: String
@@ -119,7 +121,7 @@ public struct CDNSettings: Sendable, Hashable {
 
     public init(
         baseURL: String = CDNSettings.defaultBaseURL, staleAfter: Duration = .seconds(86_400),
-        loneFailureAfter: Duration = .seconds(LoneCDNFailure.alertsAfter)
+        loneFailureAfter: Duration = .seconds(CDNSettings.loneFailureAfterDefault)
     ) {
         self.baseURL = baseURL
         self.staleAfter = staleAfter

@@ -2,12 +2,12 @@ import Foundation
 
 /// HTTP-dates (RFC 9110 §5.6.7): the IMF-fixdate senders must use, and the obsolete RFC 850 and asctime forms
 /// recipients must accept.
-enum HTTPDate {
+package enum HTTPDate {
     private static let formats = [
         "EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy",
     ]
 
-    static func parse(_ text: String) -> Date? {
+    package static func parse(_ text: String) -> Date? {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")

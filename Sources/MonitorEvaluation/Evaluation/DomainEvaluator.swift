@@ -144,18 +144,18 @@ public enum DomainEvaluator {
     }
 
     /// `cdn.missing` or `cdn.invalid` that is not information.
-    static func isCDNMissing(_ finding: ReportFinding) -> Bool {
+    package static func isCDNMissing(_ finding: ReportFinding) -> Bool {
         (finding.has(.cdnMissing) || finding.has(.cdnInvalid)) && finding.severity > .info
     }
 
     /// `cdn.unreachable` that is not information.
-    static func isCDNUnreachable(_ finding: ReportFinding) -> Bool {
+    package static func isCDNUnreachable(_ finding: ReportFinding) -> Bool {
         finding.has(.cdnUnreachable) && finding.severity > .info
     }
 
     /// An error-severity origin or content finding on `.well-known`: Apple would refuse the file. Not one caused by
     /// this host's own network (`HostNetwork`): that says nothing about the origin.
-    static func isOriginBreaking(_ finding: ReportFinding) -> Bool {
+    package static func isOriginBreaking(_ finding: ReportFinding) -> Bool {
         finding.source == .wellKnown && finding.severity == .error
             && [.origin, .document].contains(finding.code.family)
             && finding.causedBy?.code != FindingCode.monitorNetwork

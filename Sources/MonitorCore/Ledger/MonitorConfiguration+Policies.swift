@@ -1,4 +1,5 @@
 import Foundation
+import MonitorEvaluation
 
 extension MonitorConfiguration {
     /// The alert policy of the `alerts` section.
