@@ -85,17 +85,31 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // The I/O shell: probe (libcurl), store (SQLite), scheduler, delivery, endpoint.
+        // The daemon's journal: the SQLite store (GRDB) of states, runs, alert states, the outbox and silences, and
+        // the readers `status`, `history`, the pages and the API share.
+        .target(
+            name: "MonitorStore",
+            dependencies: [
+                "MonitorCore",
+                // Runs and alert states name their findings by `FindingCode`.
+                "AASA",
+                // The JSON columns are compressed with raw deflate and a preset dictionary (StoreDictionary).
+                "StoreZlib",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                // For SQLite's own result codes and `sqlite3_*` calls GRDB does not wrap (full disk, file checks).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
+            swiftSettings: strict
+        ),
+        // The I/O shell: probe (libcurl), scheduler, delivery, endpoint.
         .target(
             name: "Monitor",
             dependencies: [
                 "MonitorCore",
+                "MonitorStore",
                 "AppClaims",
                 "AASA",
                 "HTTPEngine",
-                "StoreZlib",
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -121,6 +135,7 @@ let package = Package(
                 "AppClaims",
                 "MonitorCore",
                 "Monitor",
+                "MonitorStore",
                 "HTTPEngine",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -206,7 +221,7 @@ let package = Package(
         .testTarget(
             name: "MonitorTests",
             dependencies: [
-                "Monitor", "MonitorCore", "AASA", "HTTPEngine", "TestSupport", "EndToEndSlot",
+                "Monitor", "MonitorCore", "MonitorStore", "AASA", "HTTPEngine", "TestSupport", "EndToEndSlot",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -237,7 +252,7 @@ let package = Package(
         .executableTarget(
             name: "aasa-bench",
             dependencies: [
-                "AASA", "BenchmarkSupport", "HTTPEngine", "Monitor", "MonitorCore", "TestSupport",
+                "AASA", "BenchmarkSupport", "HTTPEngine", "Monitor", "MonitorCore", "MonitorStore", "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],

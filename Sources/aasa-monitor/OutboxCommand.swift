@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Monitor
 import MonitorCore
+import MonitorStore
 
 /// `aasa-monitor outbox …`: see the webhook deliveries not yet delivered, send dead letters again, or drop one.
 ///

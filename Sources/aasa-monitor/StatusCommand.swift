@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Monitor
 import MonitorCore
+import MonitorStore
 
 /// `aasa-monitor status`: what the daemon knows, read straight from its database (works while it is stopped).
 struct StatusCommand: AsyncParsableCommand {

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPEngine
 import MonitorCore
+import MonitorStore
 
 /// One scheduled check of one domain, in one direction: probe, reduce against the book entry the job carries,
 /// append the records to the journal. The caller then hands the committed entry back to the runtime.

@@ -2,6 +2,7 @@ import Foundation
 import HTTPEngine
 import Logging
 import MonitorCore
+import MonitorStore
 import ServiceLifecycle
 
 /// `aasa-monitor run`: the long-running monitor, from loading the configuration to a clean stop.

@@ -1,6 +1,7 @@
 import AASA
 import Foundation
 import MonitorCore
+import MonitorStore
 
 /// The daemon's shared state: the configuration in force, the schedule, what is in flight, and the book — each
 /// domain's entry as its last committed check left it. The scheduler, the reload handler, the endpoint and the

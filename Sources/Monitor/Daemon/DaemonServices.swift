@@ -2,6 +2,7 @@ import Foundation
 import HTTPEngine
 import Logging
 import MonitorCore
+import MonitorStore
 import ServiceLifecycle
 import UnixSignals
 

@@ -3,6 +3,7 @@ import Foundation
 import HTTPEngine
 import Logging
 import MonitorCore
+import MonitorStore
 import ServiceLifecycle
 
 /// The dead man's switch: every `heartbeat.every`, pings the configured URL while the daemon is healthy, or its

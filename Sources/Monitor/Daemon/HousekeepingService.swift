@@ -2,6 +2,7 @@ import AASA
 import Foundation
 import Logging
 import MonitorCore
+import MonitorStore
 import ServiceLifecycle
 
 /// The daemon's background chores: the heartbeat `status` reads, retention, WAL checkpoints, the store's own

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import MonitorCore
+import MonitorStore
 import ServiceLifecycle
 import Synchronization
 import UnixSignals

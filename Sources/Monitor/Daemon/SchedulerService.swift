@@ -3,6 +3,7 @@ import Foundation
 import HTTPEngine
 import Logging
 import MonitorCore
+import MonitorStore
 import ServiceLifecycle
 import Synchronization
 

@@ -2,6 +2,7 @@ import Foundation
 import HTTPEngine
 import Logging
 import MonitorCore
+import MonitorStore
 import ServiceLifecycle
 
 /// The delivery loop: runs `OutboxDeliverer` passes when something can be due, under the configuration in force.

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import MonitorCore
+import MonitorStore
 
 /// One pass over the outbox: every due delivery is sent, and its answer recorded as delivered, a retry at a
 /// later time, or dead. The delivery loop (`DeliveryService`) runs passes; tests run them with a scripted

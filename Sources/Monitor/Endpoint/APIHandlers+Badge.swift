@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import MonitorCore
+import MonitorStore
 import NIOCore
 
 /// `GET /badge/{domain}.svg`: the domain's verdict as a badge, cached for a minute by whoever embeds it.

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Logging
 import MonitorCore
+import MonitorStore
 import NIOCore
 
 /// The API's handlers: thin over the readers the commands use, each turning a request into their call and their

@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorStore
 
 /// What `/api/v1/` and the badges answer from: the daemon's store and what its configuration says now.
 ///

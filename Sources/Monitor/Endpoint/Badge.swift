@@ -1,4 +1,5 @@
 import MonitorCore
+import MonitorStore
 
 /// A badge in the shields.io "flat" style, "universal links | ready", for a README or a wiki to embed.
 ///

@@ -1,6 +1,7 @@
 import Hummingbird
 import Logging
 import MonitorCore
+import MonitorStore
 import NIOCore
 
 /// The endpoint's routes: `/metrics`, `/healthz`, `/status`, the status pages `/` and `/domains/NAME` with their

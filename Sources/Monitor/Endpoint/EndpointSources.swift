@@ -1,4 +1,5 @@
 import MonitorCore
+import MonitorStore
 
 /// Where the endpoint gets its answers, injected as closures so the endpoint knows nothing of the store or the
 /// scheduler (and tests can hand it fixed values).

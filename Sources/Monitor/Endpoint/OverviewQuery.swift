@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorStore
 
 /// The overview's filters and page, read from the query string its form sends (`GET /?verdict=…&q=…&offset=…`) and
 /// written back into the links of its pager.

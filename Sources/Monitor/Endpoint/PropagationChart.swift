@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorStore
 
 /// The propagation delays of one domain as an inline SVG line chart, drawn on the server: no script, no image
 /// file, nothing loaded. Time runs left to right over the retained history; the delay grows upwards from 0.

@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorStore
 
 /// Listing and expiring silences, as `silence list` / `silence expire` and `GET` / `DELETE /api/v1/silences` do
 /// it: one implementation, so the command and the API say the same.

@@ -1,6 +1,7 @@
 import AASA
 import Foundation
 import MonitorCore
+import MonitorStore
 
 /// A silence to add, checked: what `silence add` and `POST /api/v1/silences` both take, so the command and the API
 /// accept and refuse the same things with the same words.

@@ -1,4 +1,5 @@
 import MonitorCore
+import MonitorStore
 
 /// An app whose claims a domain is checked for (`apps:` in the daemon's configuration), as `status DOMAIN` names
 /// it: even a passing domain says which builds it is checked for.

@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorStore
 
 /// What `history DOMAIN --json` prints: `{"domain": …, "events": [{"at": …, "kind": …, …detail}]}`.
 public struct HistoryReport: Sendable, Hashable, Encodable {

@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorStore
 
 /// The human `history DOMAIN`: one line per event, time then kind then its detail: a verdict's change with the
 /// codes it rests on (`because`) and those fixed (`cleared`), alerts firing and resolving and what of them was sent;

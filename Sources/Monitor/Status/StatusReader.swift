@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorStore
 
 /// Builds `status` and `history` from the state database; works whether the daemon runs or not.
 public struct StatusReader: Sendable {

@@ -1,6 +1,7 @@
 import AASA
 import Foundation
 import MonitorCore
+import MonitorStore
 
 /// What `status --json` prints: whether the daemon is alive, each domain's state, the outbox. Its keys are public
 /// interface (`snake_case`, absent values as `null`), so scripts can rely on them.

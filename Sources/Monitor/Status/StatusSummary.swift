@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorStore
 
 /// What `status` prints without a domain: the daemon, the monitor's own conditions, the counts by verdict, the
 /// silences in force and the domains with problems (worst first, at most a screenful), then the outbox. Ready

@@ -1,6 +1,7 @@
 import AASA
 import Foundation
 import MonitorCore
+import MonitorStore
 
 /// The human `status`: the daemon first, then per domain its verdict first, then what explains it.
 public enum StatusText {

@@ -2,6 +2,7 @@ import AASA
 import Foundation
 import Monitor
 import MonitorCore
+import MonitorStore
 
 #if canImport(Glibc)
     import Glibc

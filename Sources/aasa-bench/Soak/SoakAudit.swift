@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import Monitor
 import MonitorCore
+import MonitorStore
 
 /// What the daemon journaled against what the receiver got.
 ///

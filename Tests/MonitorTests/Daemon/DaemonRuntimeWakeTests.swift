@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorStore
 import Testing
 
 // The runtime is the daemon's internal state; when it wakes the scheduler is tested here directly.

@@ -2,6 +2,7 @@ import Foundation
 import HTTPEngine
 import Monitor
 import MonitorCore
+import MonitorStore
 import Testing
 
 /// The delivery glue without a network: a scripted transport, an in-memory store and a hand-moved clock. Each

@@ -3,6 +3,7 @@ import Foundation
 import HTTPEngine
 import Monitor
 import MonitorCore
+import MonitorStore
 import Testing
 
 /// A real endpoint over a real store that holds domains of known verdicts, reached over HTTP with libcurl.

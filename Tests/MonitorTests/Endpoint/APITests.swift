@@ -2,6 +2,7 @@ import Foundation
 import HTTPEngine
 import Monitor
 import MonitorCore
+import MonitorStore
 import Testing
 
 @Suite("HTTP API: domains, filters, pages, status and history")

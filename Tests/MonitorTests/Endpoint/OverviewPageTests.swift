@@ -1,6 +1,7 @@
 import Foundation
 import Monitor
 import MonitorCore
+import MonitorStore
 import Testing
 
 /// The overview at `/` for a fleet: problems first, a filter form without script, pages of rows, a strip of recent

@@ -3,6 +3,7 @@ import Foundation
 import HTTPEngine
 import Monitor
 import MonitorCore
+import MonitorStore
 import Testing
 
 @Suite("status pages served by the endpoint")

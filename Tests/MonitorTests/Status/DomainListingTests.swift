@@ -1,6 +1,7 @@
 import Foundation
 import Monitor
 import MonitorCore
+import MonitorStore
 import Testing
 
 @Suite("The domain listing: filters, problems first, pages")

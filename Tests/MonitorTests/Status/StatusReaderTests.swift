@@ -2,6 +2,7 @@ import AASA
 import Foundation
 import Monitor
 import MonitorCore
+import MonitorStore
 import Testing
 
 @Suite("Status and history read models")

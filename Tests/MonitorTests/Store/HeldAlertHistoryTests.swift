@@ -1,6 +1,7 @@
 import Foundation
 import Monitor
 import MonitorCore
+import MonitorStore
 import Testing
 
 /// Issue 35 item 18 at the store: `history` says which alert events a silence held, by whom, and when a held firing

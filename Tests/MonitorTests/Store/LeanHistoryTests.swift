@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import Monitor
 import MonitorCore
+import MonitorStore
 import Testing
 
 /// A domain's first events live in its opening run, and hashes are stored as bytes; `history`, `runs` and the

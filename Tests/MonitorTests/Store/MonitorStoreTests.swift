@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import Monitor
 import MonitorCore
+import MonitorStore
 import Testing
 
 @Suite("Monitor store")

@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import Monitor
 import MonitorCore
+import MonitorStore
 import Testing
 
 /// Silences as rows: written by `silence add`/`expire`, read by each check in its own transaction, kept by the

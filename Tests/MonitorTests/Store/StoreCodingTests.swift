@@ -4,6 +4,7 @@ import Foundation
 import GRDB
 import Monitor
 import MonitorCore
+import MonitorStore
 import Testing
 
 /// JSON columns are deflated with a preset dictionary behind a format byte; plain JSON rows of older versions still

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Monitor
 import MonitorCore
+import MonitorStore
 import Testing
 
 /// A database written by the version that kept one row per check is converted to runs when the daemon opens it.

@@ -63,7 +63,7 @@ extension StoreReader {
     }
 
     /// Up to how many domains `book(domains:)` and `domainStates(domains:)` read by their keys rather than by a scan.
-    static let keyedReads = 64
+    package static let keyedReads = 64
 
     private static let entrySQL = """
         SELECT domain_state.domain, state_json, run_id, runs.key AS run_key FROM domain_state

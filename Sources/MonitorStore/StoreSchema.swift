@@ -8,9 +8,9 @@ import GRDB
 /// `StoreCoding` (deflated; rows written before compression, and those the migrations copy, are plain JSON, which it
 /// reads too), except `outbox.event_json`, the webhook body as sent (`MonitorJSON`). Never edit a registered
 /// migration: add a new one.
-enum StoreSchema {
+package enum StoreSchema {
     /// The file inside the state directory.
-    static let fileName = "aasa-monitor.sqlite"
+    package static let fileName = "aasa-monitor.sqlite"
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()

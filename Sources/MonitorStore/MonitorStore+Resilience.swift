@@ -39,6 +39,12 @@ public struct StoreFileChangedError: Error, CustomStringConvertible {
     /// For a deleted file: whether the open copy was written back to the path.
     public var restored: Bool
 
+    package init(path: String, change: StoreFileChange, restored: Bool) {
+        self.path = path
+        self.change = change
+        self.restored = restored
+    }
+
     public var description: String {
         switch change {
         case .deleted where restored:

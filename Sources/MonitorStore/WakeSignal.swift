@@ -5,7 +5,7 @@ import Synchronization
 /// Replaces polling: the scheduler sleeps until its next deadline or until a check finishes or a reload changes the
 /// plan; the delivery loop until its next retry or until a check queued deliveries. A notification that arrives
 /// while nobody waits is kept for the next wait, so none is lost between a look at the state and the wait.
-final class WakeSignal: Sendable {
+package final class WakeSignal: Sendable {
     private struct State {
         var pending = false
         var waiter: CheckedContinuation<Void, Never>?
@@ -13,10 +13,12 @@ final class WakeSignal: Sendable {
 
     private let state = Mutex(State())
 
-    /// Whether a notification waits for the next `wait` (what the runtime's tests look at).
-    var isPending: Bool { state.withLock { $0.pending } }
+    package init() {}
 
-    func notify() {
+    /// Whether a notification waits for the next `wait` (what the runtime's tests look at).
+    package var isPending: Bool { state.withLock { $0.pending } }
+
+    package func notify() {
         let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
             guard let waiter = state.waiter else {
                 state.pending = true
@@ -29,7 +31,7 @@ final class WakeSignal: Sendable {
     }
 
     /// Returns when notified (or notified since the last wait), at `deadline`, or when the task is cancelled.
-    func wait(until deadline: ContinuousClock.Instant) async {
+    package func wait(until deadline: ContinuousClock.Instant) async {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.notification() }
             group.addTask { try? await Task.sleep(until: deadline, clock: .continuous) }

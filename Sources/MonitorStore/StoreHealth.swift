@@ -31,7 +31,7 @@ public final class StoreHealth: Sendable {
     private let state = Mutex(State())
     /// Notified when writes start failing and when they commit again: housekeeping reacts at once instead of
     /// polling.
-    let changed = WakeSignal()
+    package let changed = WakeSignal()
     private let clock: @Sendable () -> Date
     /// How long a write may take before the store counts as stuck.
     let stuckAfter: TimeInterval
@@ -76,7 +76,7 @@ public final class StoreHealth: Sendable {
     }
 
     /// A failure since the last call, even one the store has recovered from: a short outage is still reported.
-    func takeUnseenFailure() -> (since: Date, reason: String)? {
+    package func takeUnseenFailure() -> (since: Date, reason: String)? {
         state.withLock { state in
             defer { state.unseen = nil }
             return state.unseen
