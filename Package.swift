@@ -101,13 +101,29 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // The I/O shell: probe (libcurl), scheduler, delivery, endpoint.
+        // A domain checked once: the probe (libcurl through HTTPEngine), `check`'s runner and output, the configuration
+        // file as read from disk, and the apps whose claims name domains.
+        .target(
+            name: "MonitorCheck",
+            dependencies: [
+                "MonitorCore",
+                "AASA",
+                // The domains an app file (.ipa, .app, …) claims, for `apps:` in the configuration and `check --app`.
+                "AppClaims",
+                "HTTPEngine",
+                // To check that a configured CA file holds PEM certificates before anything relies on it.
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
+            swiftSettings: strict
+        ),
+        // The I/O shell: scheduler, delivery, endpoint.
         .target(
             name: "Monitor",
             dependencies: [
                 "MonitorCore",
+                "MonitorCheck",
                 "MonitorStore",
-                "AppClaims",
                 "AASA",
                 "HTTPEngine",
                 .product(name: "Logging", package: "swift-log"),
@@ -118,9 +134,6 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 // The endpoint reads each request's HTTP version, which Hummingbird's request type drops.
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                // To check that a configured CA file holds PEM certificates before anything relies on it.
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
             ],
             // The OpenAPI document, compiled in as bytes (`PackageResources.openapi_json`): no bundle beside the binary.
             resources: [.embedInCode("Endpoint/openapi.json")],
@@ -135,6 +148,7 @@ let package = Package(
                 "AppClaims",
                 "MonitorCore",
                 "Monitor",
+                "MonitorCheck",
                 "MonitorStore",
                 "HTTPEngine",
                 .product(name: "Logging", package: "swift-log"),
@@ -221,7 +235,8 @@ let package = Package(
         .testTarget(
             name: "MonitorTests",
             dependencies: [
-                "Monitor", "MonitorCore", "MonitorStore", "AASA", "HTTPEngine", "TestSupport", "EndToEndSlot",
+                "Monitor", "MonitorCheck", "MonitorCore", "MonitorStore", "AASA", "HTTPEngine", "TestSupport",
+                "EndToEndSlot",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -252,7 +267,8 @@ let package = Package(
         .executableTarget(
             name: "aasa-bench",
             dependencies: [
-                "AASA", "BenchmarkSupport", "HTTPEngine", "Monitor", "MonitorCore", "MonitorStore", "TestSupport",
+                "AASA", "BenchmarkSupport", "HTTPEngine", "Monitor", "MonitorCheck", "MonitorCore", "MonitorStore",
+                "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],

@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import HTTPEngine
 import Monitor
+import MonitorCheck
 import MonitorCore
 
 /// `aasa-monitor check DOMAIN...`: will universal links work for these domains, on Apple's copy, right now?

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Monitor
+import MonitorCheck
 import MonitorCore
 
 /// What the shells complete beyond files and fixed words: names that live in the configuration.

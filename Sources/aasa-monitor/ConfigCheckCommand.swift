@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Monitor
+import MonitorCheck
 import MonitorCore
 
 /// `aasa-monitor config check [--config FILE]`: is this configuration valid, and what does it watch.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Monitor
+import MonitorCheck
 import MonitorCore
 
 /// `--config FILE`, shared by every command that reads the configuration.

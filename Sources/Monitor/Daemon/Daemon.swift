@@ -1,6 +1,7 @@
 import Foundation
 import HTTPEngine
 import Logging
+import MonitorCheck
 import MonitorCore
 import MonitorStore
 import ServiceLifecycle

@@ -1,5 +1,6 @@
 import AASA
 import Foundation
+import MonitorCheck
 import MonitorCore
 import MonitorStore
 

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import MonitorCheck
 import MonitorCore
 import MonitorStore
 import ServiceLifecycle

@@ -2,6 +2,7 @@ import AASA
 import Foundation
 import HTTPEngine
 import Logging
+import MonitorCheck
 import MonitorCore
 import MonitorStore
 import ServiceLifecycle

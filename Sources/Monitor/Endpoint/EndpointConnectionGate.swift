@@ -1,3 +1,4 @@
+import HTTPEngine
 import HummingbirdCore
 import Logging
 import Synchronization
@@ -67,7 +68,7 @@ final class EndpointLoad: Sendable {
 
     init(
         limits: EndpointLimits, logger: Logger,
-        freeDescriptors: @escaping @Sendable () -> Int? = LocalResources.freeDescriptors,
+        freeDescriptors: @escaping @Sendable () -> Int? = ProcessDescriptors.free,
         now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
     ) {
         self.maximumConnections = limits.maximumConnections

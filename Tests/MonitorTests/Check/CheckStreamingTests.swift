@@ -1,6 +1,7 @@
 import EndToEndSlot
 import Foundation
 import Monitor
+import MonitorCheck
 import MonitorCore
 import TestSupport
 import Testing

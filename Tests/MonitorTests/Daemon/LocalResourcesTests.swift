@@ -3,6 +3,7 @@ import MonitorCore
 import Testing
 
 @testable import Monitor
+@testable import MonitorCheck
 
 /// A failed check overlapping a moment this process lacked descriptors is the process's fault, not the domain's,
 /// even when the descriptors came back before the check ended.

@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 
 @testable import Monitor
+@testable import MonitorCheck
 
 /// The endpoint accepts a connection only while the process keeps its descriptor reserve (issue 26 §1), and is
 /// busy once half the connections it can take are open (issue 32 §2).

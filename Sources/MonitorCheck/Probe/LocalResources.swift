@@ -12,27 +12,27 @@ import Synchronization
 /// any check with a failed fetch: can it open a socket, and are at least `margin` descriptors left? The daemon's
 /// engine opens no socket below `margin` either (`HTTPFailure.descriptorShortage`), and such a refusal during a check
 /// is noted as a fault even when the descriptors are back by the time the check ends.
-enum LocalResources {
+package enum LocalResources {
     /// The process lacks resources (or lacked them while the check ran); the check that saw it is discarded.
-    struct Fault: Error, CustomStringConvertible, Sendable {
-        var reason: String
+    package struct Fault: Error, CustomStringConvertible, Sendable {
+        package var reason: String
         /// False when the process has its resources back and only lacked them at some moment of the check: the
         /// check is discarded, but `monitor.resources` is not fired again for a trouble already over.
-        var isCurrent = true
-        var description: String { reason }
+        package var isCurrent = true
+        package var description: String { reason }
     }
 
     /// Descriptors that must stay free for the check to count (a check uses up to about 4 at once), and the daemon's
     /// HTTP engine's `descriptorReserve`: below it, it opens no socket. The endpoint stops accepting earlier (its own
     /// reserve is twice this), so checks still run while local connections are held back.
-    static let margin = 16
+    package static let margin = 16
 
     /// The last time a probe found this process short of resources.
     private static let lastFault = Mutex<Date?>(nil)
 
     /// The fault behind `observation`'s failures: this process lacks resources now, or lacked them at some moment
     /// since the check started (`now` is when the check ended).
-    static func fault(after observation: DomainObservation, now: Date = Date()) -> Fault? {
+    package static func fault(after observation: DomainObservation, now: Date = Date()) -> Fault? {
         let fetches =
             [observation.wellKnown]
             + [observation.wellKnownPlain, observation.root, observation.cdn]
@@ -50,12 +50,12 @@ enum LocalResources {
     }
 
     /// Records that this process was short of resources at `date` (the latest such moment is kept).
-    static func noteFault(at date: Date) {
+    package static func noteFault(at date: Date) {
         lastFault.withLock { last in last = max(last ?? date, date) }
     }
 
     /// Tries to open a socket and counts the free descriptors.
-    static func probe() -> Fault? {
+    package static func probe() -> Fault? {
         let socketType = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
         let descriptor = socket(AF_INET, socketType, 0)
         if descriptor < 0 {
@@ -77,12 +77,12 @@ enum LocalResources {
         "; checks are discarded until it recovers: raise LimitNOFILE or find what holds descriptors (ls /proc/PID/fd)"
 
     /// The most the soft limit is raised to: some libraries size tables by it, and no daemon here needs more.
-    static let raisedLimitCeiling = 65_536
+    package static let raisedLimitCeiling = 65_536
 
     /// Raises the soft descriptor limit to the hard one (at most `raisedLimitCeiling`), as a daemon that does not
     /// use `select(2)` should (systemd's default soft limit is 1024, its hard one 524288): more headroom before
     /// anything runs out. Returns the old and new soft limits when it changed them.
-    static func raiseSoftLimit() -> (from: Int, to: Int)? {
+    package static func raiseSoftLimit() -> (from: Int, to: Int)? {
         var limit = rlimit()
         guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return nil }
         let target = min(limit.rlim_max, rlim_t(raisedLimitCeiling))
@@ -95,7 +95,7 @@ enum LocalResources {
 
     /// Descriptors this process can still open (`Int.max` without a limit), or `nil` when it cannot tell, which
     /// is itself a sign of none left (`ProcessDescriptors.free`).
-    static func freeDescriptors() -> Int? { ProcessDescriptors.free() }
+    package static func freeDescriptors() -> Int? { ProcessDescriptors.free() }
 
     private static var softLimit: Int? {
         var limit = rlimit()
