@@ -117,12 +117,26 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // What `status`, `history` and `silence` print and the endpoint serves, read from the store: the readers the
+        // CLI and the endpoint share.
+        .target(
+            name: "MonitorStatus",
+            dependencies: [
+                "MonitorCore",
+                // The journal it reads.
+                "MonitorStore",
+                // Findings are shown by their `FindingCode`.
+                "AASA",
+            ],
+            swiftSettings: strict
+        ),
         // The I/O shell: scheduler, delivery, endpoint.
         .target(
             name: "Monitor",
             dependencies: [
                 "MonitorCore",
                 "MonitorCheck",
+                "MonitorStatus",
                 "MonitorStore",
                 "AASA",
                 "HTTPEngine",
@@ -149,6 +163,7 @@ let package = Package(
                 "MonitorCore",
                 "Monitor",
                 "MonitorCheck",
+                "MonitorStatus",
                 "MonitorStore",
                 "HTTPEngine",
                 .product(name: "Logging", package: "swift-log"),
@@ -235,8 +250,8 @@ let package = Package(
         .testTarget(
             name: "MonitorTests",
             dependencies: [
-                "Monitor", "MonitorCheck", "MonitorCore", "MonitorStore", "AASA", "HTTPEngine", "TestSupport",
-                "EndToEndSlot",
+                "Monitor", "MonitorCheck", "MonitorCore", "MonitorStatus", "MonitorStore", "AASA", "HTTPEngine",
+                "TestSupport", "EndToEndSlot",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -267,8 +282,8 @@ let package = Package(
         .executableTarget(
             name: "aasa-bench",
             dependencies: [
-                "AASA", "BenchmarkSupport", "HTTPEngine", "Monitor", "MonitorCheck", "MonitorCore", "MonitorStore",
-                "TestSupport",
+                "AASA", "BenchmarkSupport", "HTTPEngine", "Monitor", "MonitorCheck", "MonitorCore", "MonitorStatus",
+                "MonitorStore", "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],

@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import Monitor
 import MonitorCore
+import MonitorStatus
 import MonitorStore
 
 /// `aasa-monitor silence …`: mute what is sent about domains for a while, saying who and why.

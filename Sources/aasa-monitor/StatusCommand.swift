@@ -3,6 +3,7 @@ import Foundation
 import Monitor
 import MonitorCheck
 import MonitorCore
+import MonitorStatus
 import MonitorStore
 
 /// `aasa-monitor status`: what the daemon knows, read straight from its database (works while it is stopped).

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import MonitorCore
+import MonitorStatus
 import MonitorStore
 
 /// `GET /api/v1/domains`: the configured domains through `DomainListing`, the reader the page and `status` page

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Logging
 import MonitorCore
+import MonitorStatus
 import MonitorStore
 import NIOCore
 

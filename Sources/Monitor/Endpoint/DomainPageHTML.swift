@@ -1,6 +1,7 @@
 import AASA
 import Foundation
 import MonitorCore
+import MonitorStatus
 
 /// The page at `/domains/NAME`: the verdict and its explanation, the difference between the origin's file and
 /// Apple's copy, the propagation chart and the timeline.

@@ -1,6 +1,7 @@
 import AASA
 import Foundation
 import MonitorCore
+import MonitorStatus
 import MonitorStore
 
 /// What the page at `/` shows: the monitor's own health, then one page of the configured domains, problems first.

@@ -1,6 +1,7 @@
 import AASA
 import Foundation
 import MonitorCore
+import MonitorStatus
 import MonitorStore
 
 /// The page at `/`: the monitor's health, then one page of the domains, problems first, with a filter form and a

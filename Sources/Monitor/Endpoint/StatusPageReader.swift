@@ -1,6 +1,7 @@
 import AASA
 import Foundation
 import MonitorCore
+import MonitorStatus
 import MonitorStore
 
 /// Reads what the status pages show from the store, through `StatusReader` and `StoreReader` only.

@@ -1,6 +1,7 @@
 import Foundation
 import Monitor
 import MonitorCore
+import MonitorStatus
 import MonitorStore
 
 /// The overview and `status`'s summary read from a state directory that already holds a fleet (`--read-store DIR

@@ -2,6 +2,7 @@ import AASA
 import Foundation
 import Monitor
 import MonitorCore
+import MonitorStatus
 import MonitorStore
 import Testing
 

@@ -2,6 +2,7 @@ import EndToEndSlot
 import Foundation
 import Monitor
 import MonitorCore
+import MonitorStatus
 import MonitorStore
 import TestSupport
 import Testing

@@ -53,7 +53,7 @@ public struct StatusReader: Sendable {
             runs: try await store.runs(domain: domain, limit: 20))
     }
 
-    func daemonStatus(_ heartbeat: Heartbeat?, now: Date) -> DaemonStatus {
+    package func daemonStatus(_ heartbeat: Heartbeat?, now: Date) -> DaemonStatus {
         guard let heartbeat else {
             return DaemonStatus(
                 running: false, pid: nil, host: nil, version: nil, startedAt: nil, heartbeat: nil, heartbeatAge: nil)
@@ -68,7 +68,7 @@ public struct StatusReader: Sendable {
 
     /// The domain as `status` shows it at `now`: each alert with every silence in force that mutes it, and the
     /// domain with the silence over everything about it (one without a code), if any.
-    func domainStatus(
+    package func domainStatus(
         _ state: DomainState, alerts: [StoredAlertState], silences: [Silence] = [], now: Date = Date()
     )
         -> DomainStatus
@@ -108,14 +108,14 @@ public struct StatusReader: Sendable {
 
 /// What `status` shows of a stored alert state: its name, since when, and whether it is held open by flapping. A
 /// state this version cannot read shows as an alert of unknown state rather than failing `status`.
-struct AlertStateSummary {
+package struct AlertStateSummary {
     var state: String?
     var since: Date?
     /// The firing alert behind a `firing` or `resolving` state.
     var firing: FiringAlert?
     var passingSince: Date?
 
-    static func decode(_ data: Data) -> AlertStateSummary {
+    package static func decode(_ data: Data) -> AlertStateSummary {
         guard let state = try? StoreCoding.decode(AlertState.self, from: data, legacy: MonitorJSON.decoder()) else {
             return AlertStateSummary(state: nil, since: nil)
         }
@@ -131,7 +131,7 @@ struct AlertStateSummary {
         }
     }
 
-    func status(of identity: FindingIdentity) -> AlertStatus {
+    package func status(of identity: FindingIdentity) -> AlertStatus {
         let flapping = firing?.flapping ?? false
         return AlertStatus(
             code: identity.code, source: identity.source, subject: identity.subject, state: state, since: since,

@@ -27,7 +27,7 @@ public enum HistoryText {
     /// its severity); the others follow by name.
     static let leadingKeys = ["from", "to", "because", "cleared", "code", "source", "subject", "severity"]
 
-    static func line(_ event: TimelineEvent) -> String {
+    package static func line(_ event: TimelineEvent) -> String {
         let ordered: [(key: String, value: DetailValue)]
         switch event.kind {
         case .verdictChanged, .alertFiring, .alertResolved:

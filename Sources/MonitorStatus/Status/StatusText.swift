@@ -90,7 +90,7 @@ public enum StatusText {
     }
 
     /// `flapping (fired 3 times within 1h): held open until …` in words, or `nil` for an alert that is not.
-    static func flappingText(_ alert: AlertStatus) -> String? {
+    package static func flappingText(_ alert: AlertStatus) -> String? {
         guard alert.flapping else { return nil }
         var text = "flapping"
         if let hold = alert.flapHold {
@@ -107,7 +107,7 @@ public enum StatusText {
         return text
     }
 
-    static func cdnText(_ cdn: CDNStatus) -> String {
+    package static func cdnText(_ cdn: CDNStatus) -> String {
         var parts: [String]
         switch cdn.inSync {
         case true?: parts = ["in sync"]
