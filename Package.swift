@@ -130,19 +130,19 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // The I/O shell: scheduler, delivery, endpoint.
+        // The HTTP endpoint: the status pages, the JSON API (with its OpenAPI document), the badge and the metrics.
         .target(
-            name: "Monitor",
+            name: "MonitorEndpoint",
             dependencies: [
                 "MonitorCore",
-                "MonitorCheck",
+                // The readers the pages and the API share with `status` and `history`.
                 "MonitorStatus",
                 "MonitorStore",
                 "AASA",
+                // The connection gate counts this process's free descriptors (`ProcessDescriptors`).
                 "HTTPEngine",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 // For the bound address of the endpoint's channel (port 0 in tests).
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -155,6 +155,25 @@ let package = Package(
             // libcrypt (libxcrypt, part of libc6-dev) verifies the bcrypt and SHA-crypt hashes of basic_auth_file.
             linkerSettings: [.linkedLibrary("crypt")]
         ),
+        // The daemon: scheduler, delivery of webhooks, housekeeping, systemd notification; it runs the endpoint.
+        .target(
+            name: "Monitor",
+            dependencies: [
+                "MonitorCore",
+                "MonitorCheck",
+                "MonitorEndpoint",
+                "MonitorStatus",
+                "MonitorStore",
+                "AASA",
+                "HTTPEngine",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                // Why the endpoint could not bind its socket (`IOError`'s errno), said at start-up.
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "aasa-monitor",
             dependencies: [
@@ -163,6 +182,7 @@ let package = Package(
                 "MonitorCore",
                 "Monitor",
                 "MonitorCheck",
+                "MonitorEndpoint",
                 "MonitorStatus",
                 "MonitorStore",
                 "HTTPEngine",
@@ -250,8 +270,8 @@ let package = Package(
         .testTarget(
             name: "MonitorTests",
             dependencies: [
-                "Monitor", "MonitorCheck", "MonitorCore", "MonitorStatus", "MonitorStore", "AASA", "HTTPEngine",
-                "TestSupport", "EndToEndSlot",
+                "Monitor", "MonitorCheck", "MonitorCore", "MonitorEndpoint", "MonitorStatus", "MonitorStore", "AASA",
+                "HTTPEngine", "TestSupport", "EndToEndSlot",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -282,8 +302,8 @@ let package = Package(
         .executableTarget(
             name: "aasa-bench",
             dependencies: [
-                "AASA", "BenchmarkSupport", "HTTPEngine", "Monitor", "MonitorCheck", "MonitorCore", "MonitorStatus",
-                "MonitorStore", "TestSupport",
+                "AASA", "BenchmarkSupport", "HTTPEngine", "Monitor", "MonitorCheck", "MonitorCore", "MonitorEndpoint",
+                "MonitorStatus", "MonitorStore", "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],

@@ -3,6 +3,7 @@ import HTTPEngine
 import Logging
 import MonitorCheck
 import MonitorCore
+import MonitorEndpoint
 import MonitorStore
 import ServiceLifecycle
 

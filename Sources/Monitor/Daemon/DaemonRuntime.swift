@@ -2,6 +2,7 @@ import AASA
 import Foundation
 import MonitorCheck
 import MonitorCore
+import MonitorEndpoint
 import MonitorStore
 
 /// The daemon's shared state: the configuration in force, the schedule, what is in flight, and the book — each

@@ -2,6 +2,7 @@ import Foundation
 import HTTPEngine
 import Logging
 import MonitorCore
+import MonitorEndpoint
 import MonitorStatus
 import MonitorStore
 import ServiceLifecycle

@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorEndpoint
 import NIOCore
 import ServiceLifecycle
 import Synchronization

@@ -2,6 +2,7 @@ import AASA
 import Foundation
 import Monitor
 import MonitorCore
+import MonitorEndpoint
 import MonitorStatus
 import MonitorStore
 

@@ -3,6 +3,7 @@ import Foundation
 import HTTPEngine
 import Monitor
 import MonitorCore
+import MonitorEndpoint
 import MonitorStore
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import Monitor
 import MonitorCore
+import MonitorEndpoint
 import Testing
 
 /// The endpoint's resource limits, over raw TCP: an idle connection is closed, an oversized request refused.

@@ -3,6 +3,7 @@ import EndToEndSlot
 import Foundation
 import Monitor
 import MonitorCore
+import MonitorEndpoint
 import MonitorStore
 import TestSupport
 import Testing

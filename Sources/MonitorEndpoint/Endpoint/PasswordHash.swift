@@ -18,7 +18,7 @@ import MonitorCore
 ///
 /// A libcrypt without `crypt_r`, or one that cannot read a scheme of the file (glibc's own libcrypt knew no
 /// bcrypt), would answer every login 401 without a word: `unusable(_:)` names it, and the daemon refuses to start.
-enum PasswordHash {
+package enum PasswordHash {
     /// `crypt_r(phrase, setting, data)`, looked up at run time: Swift's Glibc module does not import <crypt.h>.
     private typealias CryptR =
         @convention(c) (UnsafePointer<CChar>, UnsafePointer<CChar>, UnsafeMutableRawPointer) -> UnsafeMutablePointer<
@@ -70,7 +70,7 @@ enum PasswordHash {
 
     /// Why the users' hashes cannot be checked on this system, or nil: no `crypt_r` at all, or one that cannot
     /// read a scheme the file uses. Costs one cheap hash per scheme (bcrypt cost 4, SHA-crypt 1,000 rounds).
-    static func unusable(_ users: BasicAuthUsers) -> String? {
+    package static func unusable(_ users: BasicAuthUsers) -> String? {
         unusable(users, cryptR: cryptR.map { function in { function($0, $1, $2) } })
     }
 
