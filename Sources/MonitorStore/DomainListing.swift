@@ -15,10 +15,10 @@ import MonitorCore
 /// let page = try await listing.page(DomainListing.Query(verdicts: [.originBroken], limit: 50))
 /// for row in page.rows { print(row.verdict.rawValue, row.domain) }
 /// ```
-public struct DomainListing: Sendable {
+package struct DomainListing: Sendable {
     /// The rows a page holds unless asked otherwise, and the most it may hold.
-    public static let defaultLimit = 200
-    public static let maximumLimit = 1_000
+    package static let defaultLimit = 200
+    package static let maximumLimit = 1_000
 
     let store: StoreReader
     /// The domains to list, `nil` for every domain the store holds a state of.
@@ -26,25 +26,25 @@ public struct DomainListing: Sendable {
 
     /// Lists `configured` (the configuration's domains; a name the store has no state of is `notChecked`), or
     /// every domain with a stored state when `nil`.
-    public init(store: StoreReader, configured: [String]?) {
+    package init(store: StoreReader, configured: [String]?) {
         self.store = store
         self.configured = configured
     }
 
     /// Which domains, and which page of them.
-    public struct Query: Sendable, Hashable {
+    package struct Query: Sendable, Hashable {
         /// Only domains with one of these verdicts; empty for every verdict.
-        public var verdicts: Set<ListedVerdict>
+        package var verdicts: Set<ListedVerdict>
         /// Only domains whose name contains this text (ignoring case); empty for every name.
-        public var nameContains: String
+        package var nameContains: String
         /// Rows to skip; ignored when `after` is set.
-        public var offset: Int
+        package var offset: Int
         /// The most rows to return, 1 to `DomainListing.maximumLimit`.
-        public var limit: Int
+        package var limit: Int
         /// Start after this row (a `Page.next` of the same filters) rather than at `offset`.
-        public var after: Cursor?
+        package var after: Cursor?
 
-        public init(
+        package init(
             verdicts: Set<ListedVerdict> = [], nameContains: String = "", offset: Int = 0,
             limit: Int = DomainListing.defaultLimit, after: Cursor? = nil
         ) {
@@ -67,51 +67,51 @@ public struct DomainListing: Sendable {
     ///
     /// Its text (`cdn_stale:example.com`) is what a link or an API client hands back; it stays valid when rows
     /// come and go, unlike an offset.
-    public struct Cursor: Sendable, Hashable, LosslessStringConvertible {
-        public var verdict: ListedVerdict
-        public var domain: String
+    package struct Cursor: Sendable, Hashable, LosslessStringConvertible {
+        package var verdict: ListedVerdict
+        package var domain: String
 
-        public init(verdict: ListedVerdict, domain: String) {
+        package init(verdict: ListedVerdict, domain: String) {
             self.verdict = verdict
             self.domain = domain
         }
 
-        public init?(_ description: String) {
+        package init?(_ description: String) {
             guard let colon = description.firstIndex(of: ":"),
                 let verdict = ListedVerdict(rawValue: String(description[..<colon]))
             else { return nil }
             self.init(verdict: verdict, domain: String(description[description.index(after: colon)...]))
         }
 
-        public var description: String { "\(verdict.rawValue):\(domain)" }
+        package var description: String { "\(verdict.rawValue):\(domain)" }
     }
 
     /// One listed domain.
-    public struct Row: Sendable, Hashable {
-        public var domain: String
-        public var verdict: ListedVerdict
+    package struct Row: Sendable, Hashable {
+        package var domain: String
+        package var verdict: ListedVerdict
 
-        public init(domain: String, verdict: ListedVerdict) {
+        package init(domain: String, verdict: ListedVerdict) {
             self.domain = domain
             self.verdict = verdict
         }
     }
 
     /// One page of the listing, with what a pager and a filter form need to know about the rest.
-    public struct Page: Sendable, Hashable {
+    package struct Page: Sendable, Hashable {
         /// Problems first: worst verdict first, then by name.
-        public var rows: [Row]
+        package var rows: [Row]
         /// The domains matching both filters, on every page.
-        public var total: Int
+        package var total: Int
         /// The domains matching the name filter, by verdict (every verdict, whatever the verdict filter), so a form
         /// can say how many each choice would list. A verdict no domain has is absent.
-        public var counts: [ListedVerdict: Int]
+        package var counts: [ListedVerdict: Int]
         /// How many matching domains come before the first row.
-        public var offset: Int
+        package var offset: Int
         /// Where the next page starts, `nil` on the last page.
-        public var next: Cursor?
+        package var next: Cursor?
 
-        public init(rows: [Row], total: Int, counts: [ListedVerdict: Int], offset: Int, next: Cursor?) {
+        package init(rows: [Row], total: Int, counts: [ListedVerdict: Int], offset: Int, next: Cursor?) {
             self.rows = rows
             self.total = total
             self.counts = counts
@@ -120,11 +120,11 @@ public struct DomainListing: Sendable {
         }
 
         /// The number of domains matching the name filter, whatever their verdict.
-        public var countAll: Int { counts.values.reduce(0, +) }
+        package var countAll: Int { counts.values.reduce(0, +) }
     }
 
     /// One page of the domains that match `query`.
-    public func page(_ query: Query) async throws -> Page {
+    package func page(_ query: Query) async throws -> Page {
         let limit = min(max(query.limit, 1), Self.maximumLimit)
         let offset = query.after == nil ? max(query.offset, 0) : 0
         let source = try source()
@@ -198,7 +198,7 @@ public struct DomainListing: Sendable {
 }
 
 /// A domain's verdict in a listing, or that it has none yet; ordered worst first.
-public enum ListedVerdict: String, Sendable, Hashable, CaseIterable, Comparable, Codable {
+package enum ListedVerdict: String, Sendable, Hashable, CaseIterable, Comparable, Codable {
     case originBroken = "origin_broken"
     case expectationFailed = "expectation_failed"
     case cdnMissing = "cdn_missing"
@@ -208,7 +208,7 @@ public enum ListedVerdict: String, Sendable, Hashable, CaseIterable, Comparable,
     case notChecked = "not_checked"
     case ready
 
-    public init(_ verdict: Verdict?) {
+    package init(_ verdict: Verdict?) {
         self = verdict.flatMap { ListedVerdict(rawValue: $0.rawValue) } ?? .notChecked
     }
 
@@ -218,13 +218,13 @@ public enum ListedVerdict: String, Sendable, Hashable, CaseIterable, Comparable,
     }
 
     /// The verdict, `nil` for `notChecked`.
-    public var verdict: Verdict? { Verdict(rawValue: rawValue) }
+    package var verdict: Verdict? { Verdict(rawValue: rawValue) }
 
     /// Whether a person may have to look: every verdict but `ready`.
-    public var isProblem: Bool { self != .ready }
+    package var isProblem: Bool { self != .ready }
 
     /// Its place in the order, worst first.
-    public var rank: Int { Self.allCases.firstIndex(of: self) ?? 0 }
+    package var rank: Int { Self.allCases.firstIndex(of: self) ?? 0 }
 
-    public static func < (lhs: ListedVerdict, rhs: ListedVerdict) -> Bool { lhs.rank < rhs.rank }
+    package static func < (lhs: ListedVerdict, rhs: ListedVerdict) -> Bool { lhs.rank < rhs.rank }
 }

@@ -31,7 +31,7 @@ extension MonitorStore {
     }
 
     /// The conditions active when the daemon last wrote, so a restart neither forgets nor re-announces them.
-    public func activeConditions() async throws -> [MonitorConditions.Condition] {
+    package func activeConditions() async throws -> [MonitorConditions.Condition] {
         try await writer.read { db in
             try StoreReader.alertStates(db, domain: "").compactMap { stored in
                 // A `monitor.*` code this version does not declare is another version's condition: not restored.

@@ -11,7 +11,7 @@ extension MonitorStore {
     /// Writes `records` in the next group transaction; returns the history run its check extended or started
     /// (`nil` without a check).
     @discardableResult
-    public func append(_ records: JournalAppend) async throws -> RunMark? {
+    package func append(_ records: JournalAppend) async throws -> RunMark? {
         try await groupCommit.record { db in
             if let conditions = records.conditions { try Self.writeConditions(db, active: conditions) }
             try Self.insertDeliveries(db, Self.outboxInserts(records.conditionDeliveries, at: records.at))
@@ -23,7 +23,7 @@ extension MonitorStore {
     /// Records one check of a store used without the daemon's book (tests, benchmarks, tools): reads the domain's
     /// entry and unended silences, reduces, and appends. The daemon does not call this; it keeps the book itself.
     @discardableResult
-    public func record(report: DomainReport, policy: LedgerPolicy = .quiet) async throws -> LedgerOutcome {
+    package func record(report: DomainReport, policy: LedgerPolicy = .quiet) async throws -> LedgerOutcome {
         let entry = try await reader.entry(of: report.domain)
         let silences = try await reader.silences(at: report.checkedAt)
         let previous = try await reader.previousOriginDocument(entry: entry, report: report)

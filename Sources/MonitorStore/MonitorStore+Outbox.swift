@@ -8,12 +8,12 @@ import GRDB
 extension MonitorStore {
     /// Enqueues deliveries outside a check (the `webhook test` path); duplicates by delivery id are ignored.
     @discardableResult
-    public func enqueue(_ inserts: [OutboxInsert]) async throws -> Int {
+    package func enqueue(_ inserts: [OutboxInsert]) async throws -> Int {
         try await writer.write { db in try Self.insertDeliveries(db, inserts) }
     }
 
     /// Pending deliveries whose next attempt is due at `now`, earliest first.
-    public func dueDeliveries(now: Date, limit: Int = 100) async throws -> [OutboxDelivery] {
+    package func dueDeliveries(now: Date, limit: Int = 100) async throws -> [OutboxDelivery] {
         try await writer.read { db in
             try Row.fetchAll(
                 db,
@@ -27,7 +27,7 @@ extension MonitorStore {
     }
 
     /// Every delivery in the outbox, oldest first: for tests and diagnostics.
-    public func allDeliveries() async throws -> [OutboxDelivery] {
+    package func allDeliveries() async throws -> [OutboxDelivery] {
         try await writer.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM outbox ORDER BY id").map(Self.delivery)
         }
@@ -36,7 +36,7 @@ extension MonitorStore {
     /// Makes every pending delivery to `webhook` due at `time`: its receiver just took a delivery, so the others
     /// need not wait out a backoff that was sized for a receiver that was down. Returns how many were woken.
     @discardableResult
-    public func wakeDeliveries(webhook: String, at time: Date) async throws -> Int {
+    package func wakeDeliveries(webhook: String, at time: Date) async throws -> Int {
         try await writer.write { db in
             try db.execute(
                 sql: """
@@ -48,14 +48,14 @@ extension MonitorStore {
     }
 
     /// When the earliest pending delivery is due, so the delivery loop can sleep until then.
-    public func nextAttemptTime() async throws -> Date? {
+    package func nextAttemptTime() async throws -> Date? {
         try await reader.nextAttemptTime()
     }
 
     /// Marks delivery `id` as on the wire until `until` (the attempt's timeout and a margin), so `outbox drop` and
     /// `retry` refuse it meanwhile. Returns `false` when the row is no longer pending (dropped a moment ago): then it
     /// must not be sent. A crash leaves the mark, which expires by itself.
-    public func beginAttempt(id: Int64, until: Date) async throws -> Bool {
+    package func beginAttempt(id: Int64, until: Date) async throws -> Bool {
         try await writer.write { db in
             try db.execute(
                 sql: "UPDATE outbox SET sending_until = ? WHERE id = ? AND state = ?",
@@ -65,22 +65,22 @@ extension MonitorStore {
     }
 
     /// The receiver accepted the delivery.
-    public func markDelivered(id: Int64, at time: Date, status: Int) async throws {
+    package func markDelivered(id: Int64, at time: Date, status: Int) async throws {
         try await finishAttempt(id: id, at: time, status: status, error: nil, ending: .delivered)
     }
 
     /// The attempt failed; try again at `nextAttemptAt`.
-    public func markRetry(id: Int64, at time: Date, nextAttemptAt: Date, status: Int?, error: String?) async throws {
+    package func markRetry(id: Int64, at time: Date, nextAttemptAt: Date, status: Int?, error: String?) async throws {
         try await finishAttempt(id: id, at: time, status: status, error: error, ending: .retry(at: nextAttemptAt))
     }
 
     /// The attempt failed and no more will be made.
-    public func markDead(id: Int64, at time: Date, status: Int?, error: String?) async throws {
+    package func markDead(id: Int64, at time: Date, status: Int?, error: String?) async throws {
         try await finishAttempt(id: id, at: time, status: status, error: error, ending: .dead)
     }
 
     /// Outbox rows by delivery state.
-    public func outboxCounts() async throws -> OutboxCounts { try await reader.outboxCounts() }
+    package func outboxCounts() async throws -> OutboxCounts { try await reader.outboxCounts() }
 
     /// How an attempt ended: the row's next state, and when it is tried again.
     private enum AttemptEnding {

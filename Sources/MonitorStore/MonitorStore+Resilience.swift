@@ -25,7 +25,7 @@ struct FileIdentity: Sendable, Hashable {
 }
 
 /// What happened to the database file since the store opened it.
-public enum StoreFileChange: Sendable, Hashable {
+package enum StoreFileChange: Sendable, Hashable {
     /// No file at the path any more (the daemon still writes to its open, unlinked copy).
     case deleted
     /// Another file is at the path.
@@ -33,11 +33,11 @@ public enum StoreFileChange: Sendable, Hashable {
 }
 
 /// The store's file was deleted or replaced: the daemon stops (exit 1) so that it reopens the file at the path.
-public struct StoreFileChangedError: Error, CustomStringConvertible {
-    public var path: String
-    public var change: StoreFileChange
+package struct StoreFileChangedError: Error, CustomStringConvertible {
+    package var path: String
+    package var change: StoreFileChange
     /// For a deleted file: whether the open copy was written back to the path.
-    public var restored: Bool
+    package var restored: Bool
 
     package init(path: String, change: StoreFileChange, restored: Bool) {
         self.path = path
@@ -45,7 +45,7 @@ public struct StoreFileChangedError: Error, CustomStringConvertible {
         self.restored = restored
     }
 
-    public var description: String {
+    package var description: String {
         switch change {
         case .deleted where restored:
             "the state database \(path) was deleted while the daemon ran; it was re-created from the open copy "
@@ -62,7 +62,7 @@ public struct StoreFileChangedError: Error, CustomStringConvertible {
 
 extension MonitorStore {
     /// Whether the file at `path` is still the one opened (`nil` for in-memory stores and unchanged files).
-    public func fileChange() -> StoreFileChange? {
+    package func fileChange() -> StoreFileChange? {
         guard let identity else { return nil }
         guard let current = FileIdentity(path: path) else {
             return errno == ENOENT ? .deleted : nil
@@ -73,7 +73,7 @@ extension MonitorStore {
     /// Writes the open (deleted) database back to its path: a checkpoint, then `VACUUM INTO` a file beside it that
     /// is renamed into place, after removing the old WAL and shared-memory files, which belong to the deleted file.
     /// The copy has every alert state and undelivered delivery, so no old alert is sent again as new.
-    public func restoreDeletedFile() async throws {
+    package func restoreDeletedFile() async throws {
         let path = path
         let temporary = path + ".restore"
         // The whole state directory may be gone (`rm -r`): re-create it where permissions allow.
@@ -93,7 +93,7 @@ extension MonitorStore {
     /// Copies the WAL into the database and truncates it (`wal_checkpoint(TRUNCATE)`), giving its space back; run
     /// on a schedule and after a failed commit. Returns whether the checkpoint completed (readers may hold it).
     @discardableResult
-    public func checkpoint() async throws -> Bool {
+    package func checkpoint() async throws -> Bool {
         try await writer.database.writeWithoutTransaction { db in
             let row = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")
             return (row?[0] as Int?) == 0
@@ -105,7 +105,7 @@ extension MonitorStore {
     /// reused by the next commits; the file does not shrink. Not reported to `StoreHealth`: a shed that commits
     /// does not show that checks commit again, and must not resolve `monitor.store`.
     @discardableResult
-    public func shedHistory() async throws -> Int {
+    package func shedHistory() async throws -> Int {
         try await writer.database.write { db in
             try db.execute(
                 sql: """

@@ -11,7 +11,7 @@ import MonitorCore
 /// from each domain's next check, and a daemon started later finds it there.
 extension MonitorStore {
     /// Adds a silence and returns it with its id.
-    public func addSilence(
+    package func addSilence(
         domains: [String]?, code: FindingCode?, from start: Date, until end: Date, author: String, reason: String,
         at now: Date
     ) async throws -> Silence {
@@ -34,7 +34,7 @@ extension MonitorStore {
 
     /// Ends the silence `id` at `now` (it keeps its row, author and reason); returns it, or `nil` when there is no
     /// such silence. A silence already over is returned unchanged.
-    public func expireSilence(id: Int64, by author: String, at now: Date) async throws -> Silence? {
+    package func expireSilence(id: Int64, by author: String, at now: Date) async throws -> Silence? {
         try await writer.write { db in
             try db.execute(
                 sql: """
@@ -50,7 +50,7 @@ extension MonitorStore {
 extension StoreReader {
     /// Silences that have not ended at `now` and those that ended within `endedWithin` seconds before it, by id.
     /// A database written before silences existed has none.
-    public func silences(at now: Date, endedWithin: TimeInterval = 0) async throws -> [Silence] {
+    package func silences(at now: Date, endedWithin: TimeInterval = 0) async throws -> [Silence] {
         try await database.read { db in
             guard try db.tableExists("silences") else { return [] }
             return try Row.fetchAll(

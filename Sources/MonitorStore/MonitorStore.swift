@@ -9,15 +9,15 @@ import MonitorCore
 /// (even `kill -9` or power loss) loses at most the check in flight and never leaves half a check, a timeline
 /// event without its state, or an alert change without its outbox rows. Only the daemon opens it this way; it
 /// runs the migrations. `status` uses `StoreReader.openReadOnly(directory:)`.
-public final class MonitorStore: Sendable {
+package final class MonitorStore: Sendable {
     /// The database's file name inside the state directory, for tools that look at it from outside.
-    public static let databaseFileName = StoreSchema.fileName
+    package static let databaseFileName = StoreSchema.fileName
 
     let writer: TrackedWriter
     /// Reads through the same connections (WAL: readers never wait for the writer).
-    public let reader: StoreReader
+    package let reader: StoreReader
     /// Whether writes commit; every write reports to it.
-    public let health: StoreHealth
+    package let health: StoreHealth
     /// The database file's device and inode when it was opened: a deleted or replaced file is noticed.
     let identity: FileIdentity?
 
@@ -34,13 +34,13 @@ public final class MonitorStore: Sendable {
     }
 
     /// The database file (`:memory:` for in-memory stores).
-    public var path: String { reader.path }
+    package var path: String { reader.path }
 
     /// Opens (creating if needed) `aasa-monitor.sqlite` in `directory` and migrates it to the current schema.
     ///
     /// The directory must exist. Waits up to `busyTimeout` seconds for locks held by readers or another writer.
     /// Throws `StoreError` `.unwritable` when the file can only be opened read-only.
-    public static func open(directory: String, busyTimeout: TimeInterval = 5) async throws -> MonitorStore {
+    package static func open(directory: String, busyTimeout: TimeInterval = 5) async throws -> MonitorStore {
         let path = (directory as NSString).appendingPathComponent(StoreSchema.fileName)
         let pool: DatabasePool
         do {
@@ -63,7 +63,7 @@ public final class MonitorStore: Sendable {
     }
 
     /// A private in-memory store with the same schema, for tests and `check` runs that keep nothing.
-    public static func inMemory() async throws -> MonitorStore {
+    package static func inMemory() async throws -> MonitorStore {
         let queue = try DatabaseQueue(configuration: configuration(busyTimeout: 5))
         try await migrate(queue)
         return MonitorStore(writer: queue, path: ":memory:")
@@ -98,7 +98,7 @@ public final class MonitorStore: Sendable {
     /// first (SQLite's own checkpoint on close does not happen while the pool's readers keep the file open), so a
     /// stopped daemon leaves an empty `-wal` rather than up to 4 MB of it, and a copy of the main file is a backup.
     /// A reader still inside a read makes the checkpoint partial; closing goes on. Later calls throw.
-    public func close() throws {
+    package func close() throws {
         _ = try? writer.database.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
         }
@@ -106,7 +106,7 @@ public final class MonitorStore: Sendable {
     }
 
     /// Records that the daemon is alive; keeps `started_at` while the same process beats.
-    public func beat(pid: Int32, at time: Date, version: String, host: String = LocalHost.name) async throws {
+    package func beat(pid: Int32, at time: Date, version: String, host: String = LocalHost.name) async throws {
         try await writer.write { db in
             try db.execute(
                 sql: """
@@ -124,7 +124,7 @@ public final class MonitorStore: Sendable {
     /// older than `cutoff`, documents no run or current state refers to and not seen since `cutoff`, and finished
     /// deliveries older than `cutoff`. Current domain state, alert states and unfinished deliveries are kept.
     @discardableResult
-    public func prune(olderThan cutoff: Date) async throws -> PruneResult {
+    package func prune(olderThan cutoff: Date) async throws -> PruneResult {
         let before = StoredInstant(cutoff)
         return try await writer.write { db in
             try db.execute(

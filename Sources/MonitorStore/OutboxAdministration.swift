@@ -17,7 +17,7 @@ extension MonitorStore {
     /// were reset), both read in the retry's transaction.
     ///
     /// - Throws: `OutboxRefusal` when there is no such row or it was delivered.
-    public func retryDelivery(id: Int64, at now: Date) async throws -> (entry: OutboxEntry, revived: Bool) {
+    package func retryDelivery(id: Int64, at now: Date) async throws -> (entry: OutboxEntry, revived: Bool) {
         try await writer.write { db in
             guard let entry = try Self.outboxEntry(db, id: id) else { throw OutboxRefusal(id: id, reason: .unknown) }
             try Self.refuseIfSending(db, entry: entry, now: now)
@@ -34,7 +34,7 @@ extension MonitorStore {
     }
 
     /// Brings every dead delivery back (or every one of `webhook`), in one transaction; returns them as they are now.
-    public func retryDeadDeliveries(webhook: String? = nil, at now: Date) async throws -> [OutboxEntry] {
+    package func retryDeadDeliveries(webhook: String? = nil, at now: Date) async throws -> [OutboxEntry] {
         try await writer.write { db in
             var condition = "state = ?"
             var arguments: StatementArguments = [OutboxState.dead]
@@ -53,7 +53,7 @@ extension MonitorStore {
     ///
     /// - Throws: `OutboxRefusal` when there is no such row, it was delivered (housekeeping removes those), or an
     ///   attempt is on the wire (issue 32 §4: "dropped #7" while the receiver was taking it).
-    public func dropDelivery(id: Int64, at now: Date) async throws -> OutboxEntry {
+    package func dropDelivery(id: Int64, at now: Date) async throws -> OutboxEntry {
         try await writer.write { db in
             guard let entry = try Self.outboxEntry(db, id: id) else { throw OutboxRefusal(id: id, reason: .unknown) }
             guard entry.standing != .delivered else { throw OutboxRefusal(id: id, reason: .delivered, entry: entry) }
@@ -75,7 +75,7 @@ extension MonitorStore {
     }
 
     /// The outbox row `id` as `outbox list` shows it, or `nil`.
-    public func outboxEntry(id: Int64) async throws -> OutboxEntry? {
+    package func outboxEntry(id: Int64) async throws -> OutboxEntry? {
         try await writer.read { db in try Self.outboxEntry(db, id: id) }
     }
 
@@ -101,7 +101,7 @@ extension MonitorStore {
 extension StoreReader {
     /// The outbox rows `filter` selects, oldest first, and how many it matched. A database without an outbox
     /// table (older than the outbox) has none.
-    public func outbox(_ filter: OutboxFilter) async throws -> OutboxListing {
+    package func outbox(_ filter: OutboxFilter) async throws -> OutboxListing {
         try await database.read { db in
             guard try db.tableExists("outbox") else { return OutboxListing(deliveries: [], total: 0) }
             var condition = filter.deadOnly ? "state = ?" : "state != ?"

@@ -5,9 +5,9 @@ import MonitorCore
 ///
 /// Never the webhook's URL, secret or headers: those live in the configuration, not in the row. `lastError` is what
 /// the deliverer recorded, which never holds a URL's path or query (see `OutboxDeliverer`).
-public struct OutboxEntry: Sendable, Hashable {
+package struct OutboxEntry: Sendable, Hashable {
     /// Where a delivery stands, as `status` counts it.
-    public enum Standing: String, Sendable, Hashable, CaseIterable, Encodable {
+    package enum Standing: String, Sendable, Hashable, CaseIterable, Encodable {
         /// Waiting for its first attempt (or for the first after `outbox retry` brought it back).
         case pending
         /// Attempted and failed at least once; another attempt is scheduled.
@@ -19,34 +19,34 @@ public struct OutboxEntry: Sendable, Hashable {
     }
 
     /// The row id: what `outbox retry` and `outbox drop` take.
-    public var id: Int64
-    public var standing: Standing
+    package var id: Int64
+    package var standing: Standing
     /// The webhook's `name` in the configuration.
-    public var webhook: String
+    package var webhook: String
     /// The event's id (`evt_…`), the same on every delivery and retry of it.
-    public var eventID: String
+    package var eventID: String
     /// The `webhook-id` header: the same on every retry, so a receiver drops a duplicate.
-    public var deliveryID: String
+    package var deliveryID: String
     /// `alert.firing`, `origin.changed`, …; `unreadable` when the stored event cannot be read.
-    public var eventType: String
+    package var eventType: String
     /// The domain the event is about; empty for the monitor's own conditions and `test`.
-    public var domain: String
+    package var domain: String
     /// The finding code, or the event type for informational events.
-    public var code: String
+    package var code: String
     /// Attempts made since it was queued, or since `outbox retry` brought it back from dead letter.
-    public var attempts: Int
-    public var createdAt: Date
+    package var attempts: Int
+    package var createdAt: Date
     /// When the next attempt is due; `nil` once dead or delivered.
-    public var nextAttemptAt: Date?
+    package var nextAttemptAt: Date?
     /// The receiver's HTTP status at the last attempt, when it answered.
-    public var lastStatus: Int?
+    package var lastStatus: Int?
     /// Why the last attempt failed, or why the delivery was given up.
-    public var lastError: String?
+    package var lastError: String?
     /// When it was delivered or given up.
-    public var finishedAt: Date?
+    package var finishedAt: Date?
 
     /// `alert.firing shop.example.com origin.status`: what the delivery is about, in one line.
-    public var subject: String {
+    package var subject: String {
         [eventType, domain, code == eventType ? "" : code].filter { !$0.isEmpty }.joined(separator: " ")
     }
 }
@@ -65,7 +65,7 @@ extension OutboxEntry: Encodable {
     }
 
     /// Every key, absent values as `null`; times as RFC 3339 UTC (public interface: add keys, never rename).
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
         try container.encode(standing, forKey: .state)
@@ -85,15 +85,15 @@ extension OutboxEntry: Encodable {
 }
 
 /// What `outbox list` lists: undelivered rows (or dead ones only), optionally of one webhook, at most `limit`.
-public struct OutboxFilter: Sendable, Hashable {
+package struct OutboxFilter: Sendable, Hashable {
     /// Only dead letters; otherwise every undelivered row (pending, retrying, dead).
-    public var deadOnly: Bool
+    package var deadOnly: Bool
     /// Only this webhook's rows.
-    public var webhook: String?
+    package var webhook: String?
     /// The most rows returned, oldest first; `OutboxListing.total` counts them all.
-    public var limit: Int
+    package var limit: Int
 
-    public init(deadOnly: Bool = false, webhook: String? = nil, limit: Int = 100) {
+    package init(deadOnly: Bool = false, webhook: String? = nil, limit: Int = 100) {
         self.deadOnly = deadOnly
         self.webhook = webhook
         self.limit = max(0, limit)
@@ -101,20 +101,20 @@ public struct OutboxFilter: Sendable, Hashable {
 }
 
 /// The rows a filter selects, and how many it matched before the limit.
-public struct OutboxListing: Sendable, Hashable, Encodable {
-    public var deliveries: [OutboxEntry]
+package struct OutboxListing: Sendable, Hashable, Encodable {
+    package var deliveries: [OutboxEntry]
     /// How many rows the filter matched; more than `deliveries.count` when the limit cut the list.
-    public var total: Int
+    package var total: Int
 
-    public init(deliveries: [OutboxEntry], total: Int) {
+    package init(deliveries: [OutboxEntry], total: Int) {
         self.deliveries = deliveries
         self.total = total
     }
 }
 
 /// Why `outbox retry` or `outbox drop` changed nothing.
-public struct OutboxRefusal: Error, Sendable, Hashable, CustomStringConvertible {
-    public enum Reason: Sendable, Hashable {
+package struct OutboxRefusal: Error, Sendable, Hashable, CustomStringConvertible {
+    package enum Reason: Sendable, Hashable {
         /// No row has this id (never queued, dropped, or removed by housekeeping after delivery).
         case unknown
         /// The receiver already took it: there is nothing to retry or drop.
@@ -123,12 +123,12 @@ public struct OutboxRefusal: Error, Sendable, Hashable, CustomStringConvertible 
         case sending(until: Date)
     }
 
-    public var id: Int64
-    public var reason: Reason
+    package var id: Int64
+    package var reason: Reason
     /// The row, when there is one.
-    public var entry: OutboxEntry?
+    package var entry: OutboxEntry?
 
-    public var description: String {
+    package var description: String {
         switch reason {
         case .unknown: "no delivery \(id) in the outbox (outbox list shows the ids)"
         case .delivered:

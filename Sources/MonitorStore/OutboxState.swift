@@ -4,7 +4,7 @@ import GRDB
 ///
 /// `pending` (attempts 0) → attempted: `delivered` (final), `pending` again with a later `next_attempt_at`
 /// (retrying), or `dead` (final, given up).
-public enum OutboxState: String, Sendable, Hashable, CaseIterable, DatabaseValueConvertible {
+package enum OutboxState: String, Sendable, Hashable, CaseIterable, DatabaseValueConvertible {
     /// Waiting for its first attempt, or for its next one after a failure.
     case pending
     /// The receiver accepted it; final.

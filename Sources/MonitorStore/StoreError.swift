@@ -1,6 +1,6 @@
 /// Why the state database could not be used, naming the file.
-public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
-    public enum Reason: Sendable, Hashable {
+package struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
+    package enum Reason: Sendable, Hashable {
         /// No database file at the path: the daemon has not run with this state directory yet.
         case missing
         /// The file was written by a newer aasa-monitor (migrations this version does not know).
@@ -13,15 +13,15 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case unwritable
     }
 
-    public var reason: Reason
-    public var path: String
+    package var reason: Reason
+    package var path: String
 
-    public init(_ reason: Reason, path: String) {
+    package init(_ reason: Reason, path: String) {
         self.reason = reason
         self.path = path
     }
 
-    public var description: String {
+    package var description: String {
         switch reason {
         case .missing:
             "no state database at \(path): the daemon has not run with this state directory; check the path "

@@ -9,9 +9,9 @@ import Synchronization
 /// Storage trouble used to be invisible: with the files unwritable or the disk full, nothing was committed for a
 /// minute while `/healthz` said 200. A write that fails marks the store failing until the next write commits; a
 /// write that has not returned after `stuckAfter` marks it stuck (a lock held elsewhere, a hung filesystem).
-public final class StoreHealth: Sendable {
+package final class StoreHealth: Sendable {
     /// What is wrong, if anything.
-    public enum Status: Sendable, Hashable {
+    package enum Status: Sendable, Hashable {
         case committing
         /// Writes fail since `since`; `full` when SQLite said the disk is full.
         case failing(since: Date, reason: String, full: Bool)
@@ -84,7 +84,7 @@ public final class StoreHealth: Sendable {
     }
 
     /// The store's condition now.
-    public var status: Status {
+    package var status: Status {
         let now = clock()
         return state.withLock { state in
             if let oldest = state.inFlight.values.min(), now.timeIntervalSince(oldest) > stuckAfter {
@@ -98,7 +98,7 @@ public final class StoreHealth: Sendable {
     }
 
     /// The last successful commit, if any.
-    public var lastCommit: Date? { state.withLock { $0.lastCommit } }
+    package var lastCommit: Date? { state.withLock { $0.lastCommit } }
 
     /// A plain account of a write error, and whether it means a full disk.
     static func describe(_ error: any Error) -> (String, Bool) {

@@ -8,7 +8,7 @@ extension StoreReader {
     ///
     /// A state this version cannot read throws (the database is damaged, and the daemon must not start over a
     /// history it cannot see); an alert state it cannot read starts over, as it would at the domain's next check.
-    public func book(domains: [String]) async throws -> [String: BookEntry] {
+    package func book(domains: [String]) async throws -> [String: BookEntry] {
         let path = path
         let wanted = Set(domains)
         // A few domains (a reload listing some again) are read by their keys in one statement, not by a scan of
@@ -40,7 +40,7 @@ extension StoreReader {
 
     /// One domain's entry, read by its keys (a store used without the daemon's book records one check at a time;
     /// reading the whole book for each was quadratic in the number of domains).
-    public func entry(of domain: String) async throws -> BookEntry? {
+    package func entry(of domain: String) async throws -> BookEntry? {
         let path = path
         return try await database.read { db in
             var entry = try Row.fetchOne(
@@ -57,7 +57,7 @@ extension StoreReader {
 
     /// The previous origin meaning's canonical text a check of `report` needs for its diff, read only when the
     /// origin's meaning changed (`DomainReducer.documentNeeded`).
-    public func previousOriginDocument(entry: BookEntry?, report: DomainReport) async throws -> String? {
+    package func previousOriginDocument(entry: BookEntry?, report: DomainReport) async throws -> String? {
         guard let hash = DomainReducer.documentNeeded(entry: entry, report: report) else { return nil }
         return try await document(hash: hash)
     }

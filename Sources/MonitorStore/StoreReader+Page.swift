@@ -6,7 +6,7 @@ import MonitorCore
 /// change of the history tables stays inside the store.
 extension StoreReader {
     /// The current state of one domain, `nil` before its first check.
-    public func domainState(_ domain: String) async throws -> DomainState? {
+    package func domainState(_ domain: String) async throws -> DomainState? {
         let path = path
         return try await database.read { db in
             guard
@@ -19,7 +19,7 @@ extension StoreReader {
 
     /// Every measured propagation of `domain` in the retained history (at most the newest `limit`), oldest first:
     /// when Apple caught up, and how long it took.
-    public func propagations(domain: String, limit: Int = 1_000) async throws -> [Propagation] {
+    package func propagations(domain: String, limit: Int = 1_000) async throws -> [Propagation] {
         try await database.read { db in
             let rows = try Row.fetchAll(
                 db,
@@ -47,12 +47,12 @@ extension StoreReader {
 }
 
 /// One origin change reaching Apple's CDN: when the monitor saw Apple serve it, and the delay since the change.
-public struct Propagation: Sendable, Hashable {
-    public var at: Date
+package struct Propagation: Sendable, Hashable {
+    package var at: Date
     /// Seconds (to within the check interval).
-    public var delay: Double
+    package var delay: Double
 
-    public init(at: Date, delay: Double) {
+    package init(at: Date, delay: Double) {
         self.at = at
         self.delay = delay
     }

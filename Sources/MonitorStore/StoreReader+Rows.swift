@@ -7,7 +7,7 @@ import MonitorCore
 /// most a page of domains, each in one statement whatever the page's size (the names are bound as one JSON array).
 extension StoreReader {
     /// The current states of the named domains (those checked at least once), by name.
-    public func domainStates(named names: [String]) async throws -> [String: DomainState] {
+    package func domainStates(named names: [String]) async throws -> [String: DomainState] {
         guard !names.isEmpty else { return [:] }
         let path = path
         let json = try Self.jsonArray(names)
@@ -30,7 +30,7 @@ extension StoreReader {
     }
 
     /// The stored alert states of the named domains, sorted by identity.
-    public func alertStates(domains names: [String]) async throws -> [StoredAlertState] {
+    package func alertStates(domains names: [String]) async throws -> [StoredAlertState] {
         guard !names.isEmpty else { return [] }
         let json = try Self.jsonArray(names)
         return try await database.read { db in try Self.alertStates(db, domainsJSON: json) }
@@ -41,7 +41,7 @@ extension StoreReader {
     /// History keeps runs, not checks: a run holds its verdict and how many checks repeated it, so the newest
     /// checks are the newest runs expanded. Each run holds at least one check, so at most `count` runs per domain
     /// are read, through `runs_by_domain`.
-    public func recentChecks(domains names: [String], count: Int = 30) async throws -> [String: [RecentCheck]] {
+    package func recentChecks(domains names: [String], count: Int = 30) async throws -> [String: [RecentCheck]] {
         guard !names.isEmpty, count > 0 else { return [:] }
         let json = try Self.jsonArray(names)
         return try await database.read { db in
@@ -76,13 +76,13 @@ extension StoreReader {
 }
 
 /// One of a domain's recent checks: its verdict, and the run of identical checks it belongs to.
-public struct RecentCheck: Sendable, Hashable {
-    public var verdict: ListedVerdict
+package struct RecentCheck: Sendable, Hashable {
+    package var verdict: ListedVerdict
     /// The first and last check of its run (the store keeps no time per repeated check).
-    public var firstSeen: Date
-    public var lastSeen: Date
+    package var firstSeen: Date
+    package var lastSeen: Date
 
-    public init(verdict: ListedVerdict, firstSeen: Date, lastSeen: Date) {
+    package init(verdict: ListedVerdict, firstSeen: Date, lastSeen: Date) {
         self.verdict = verdict
         self.firstSeen = firstSeen
         self.lastSeen = lastSeen

@@ -7,10 +7,10 @@ import MonitorCore
 ///
 /// `openReadOnly(directory:)` never migrates and never writes; `MonitorStore.reader` reads through the daemon's
 /// own connection pool.
-public final class StoreReader: Sendable {
+package final class StoreReader: Sendable {
     let database: any DatabaseReader
     /// The database file, for error messages (`:memory:` for in-memory stores).
-    public let path: String
+    package let path: String
 
     init(database: any DatabaseReader, path: String) {
         self.database = database
@@ -21,7 +21,7 @@ public final class StoreReader: Sendable {
     ///
     /// - Throws: `StoreError` `.missing` when there is no database, `.newerSchema`/`.olderSchema` when its
     ///   migrations are not exactly the ones this version knows; GRDB's `DatabaseError` when it cannot be read.
-    public static func openReadOnly(directory: String, busyTimeout: TimeInterval = 5) throws -> StoreReader {
+    package static func openReadOnly(directory: String, busyTimeout: TimeInterval = 5) throws -> StoreReader {
         let path = (directory as NSString).appendingPathComponent(StoreSchema.fileName)
         guard FileManager.default.fileExists(atPath: path) else { throw StoreError(.missing, path: path) }
         var configuration = Configuration()
@@ -38,7 +38,7 @@ public final class StoreReader: Sendable {
 
     /// The current state of every domain (or of the named ones), sorted by domain. A few names (up to `keyedReads`)
     /// are read by key, so `status DOMAIN` and the API's domain answer do not decode a fleet of 100,000.
-    public func domainStates(domains: [String]? = nil) async throws -> [DomainState] {
+    package func domainStates(domains: [String]? = nil) async throws -> [DomainState] {
         if let domains, domains.count <= Self.keyedReads {
             return try await domainStates(named: domains).values.sorted { $0.domain < $1.domain }
         }
@@ -57,7 +57,7 @@ public final class StoreReader: Sendable {
 
     /// The newest `limit` timeline events of `domain`, oldest first: its timeline rows, and the first events its
     /// opening run stands for (`FirstRunEvents`); a firing a silence held carries when it was sent (`HeldAlerts`).
-    public func history(domain: String, limit: Int = 1000) async throws -> [TimelineEvent] {
+    package func history(domain: String, limit: Int = 1000) async throws -> [TimelineEvent] {
         let path = path
         return try await database.read { db in
             let rows = try Row.fetchAll(
@@ -103,7 +103,7 @@ public final class StoreReader: Sendable {
     }
 
     /// The newest `limit` history runs of `domain`, newest first.
-    public func runs(domain: String, limit: Int = 10) async throws -> [StoredRun] {
+    package func runs(domain: String, limit: Int = 10) async throws -> [StoredRun] {
         try await database.read { db in
             try Row.fetchAll(
                 db,
@@ -124,7 +124,7 @@ public final class StoreReader: Sendable {
     }
 
     /// The report stored with run `id` (its first check), `nil` when retention removed it.
-    public func runReport(id: Int64) async throws -> DomainReport? {
+    package func runReport(id: Int64) async throws -> DomainReport? {
         let path = path
         return try await database.read { db in
             guard let data = try Data.fetchOne(db, sql: "SELECT report_json FROM runs WHERE id = ?", arguments: [id])
@@ -134,7 +134,7 @@ public final class StoreReader: Sendable {
     }
 
     /// The canonical text of the document with `hash`, if the store still keeps it.
-    public func document(hash: String) async throws -> String? {
+    package func document(hash: String) async throws -> String? {
         try await database.read { db in
             try String.fetchOne(
                 db, sql: "SELECT canonical_text FROM documents WHERE hash = ?",
@@ -143,7 +143,7 @@ public final class StoreReader: Sendable {
     }
 
     /// The daemon's last heartbeat, `nil` when it never ran.
-    public func heartbeat() async throws -> Heartbeat? {
+    package func heartbeat() async throws -> Heartbeat? {
         try await database.read { db in
             try Row.fetchOne(db, sql: "SELECT pid, host, started_at, beat_at, version FROM heartbeat WHERE id = 1")
                 .map { row in
@@ -156,13 +156,13 @@ public final class StoreReader: Sendable {
     }
 
     /// The stored alert states of `domain` (or of every domain), sorted by identity.
-    public func alertStates(domain: String? = nil) async throws -> [StoredAlertState] {
+    package func alertStates(domain: String? = nil) async throws -> [StoredAlertState] {
         try await database.read { db in try Self.alertStates(db, domain: domain) }
     }
 
     /// Outbox rows by delivery state.
     /// When the next waiting delivery is due, or `nil` when none waits.
-    public func nextAttemptTime() async throws -> Date? {
+    package func nextAttemptTime() async throws -> Date? {
         try await database.read { db in
             try StoredInstant.fetchOne(
                 db, sql: "SELECT min(next_attempt_at) FROM outbox WHERE state = ?", arguments: [OutboxState.pending]
@@ -170,7 +170,7 @@ public final class StoreReader: Sendable {
         }
     }
 
-    public func outboxCounts() async throws -> OutboxCounts {
+    package func outboxCounts() async throws -> OutboxCounts {
         try await database.read { db in
             let row = try Row.fetchOne(
                 db,
@@ -188,7 +188,7 @@ public final class StoreReader: Sendable {
 
     /// Webhooks whose deliveries fail now, by name: those with a delivery waiting for a retry, and those whose
     /// newest finished delivery was given up on (one dead long ago, with deliveries since, is not failing).
-    public func failingWebhooks() async throws -> [FailingWebhook] {
+    package func failingWebhooks() async throws -> [FailingWebhook] {
         try await database.read { db in
             try Row.fetchAll(
                 db,
@@ -228,12 +228,12 @@ public final class StoreReader: Sendable {
     }
 
     /// How many rows `table` holds.
-    public func rowCount(table: StoreTable) async throws -> Int {
+    package func rowCount(table: StoreTable) async throws -> Int {
         try await database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table.rawValue)") ?? 0 }
     }
 
     /// SQLite's own consistency check: `["ok"]` for a sound file.
-    public func integrityCheck() async throws -> [String] {
+    package func integrityCheck() async throws -> [String] {
         try await database.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
     }
 

@@ -340,7 +340,7 @@ package enum StoreSchema {
 }
 
 /// The store's tables, for counts in diagnostics and tests.
-public enum StoreTable: String, Sendable, CaseIterable {
+package enum StoreTable: String, Sendable, CaseIterable {
     case documents, runs, timeline, heartbeat, outbox, silences
     case domainState = "domain_state"
     case alertState = "alert_state"

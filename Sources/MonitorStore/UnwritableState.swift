@@ -15,21 +15,21 @@ import Foundation
 /// The usual cause (issue 23 item 3): the README's from-source command run as root leaves root-owned database files
 /// in `/var/lib/aasa-monitor`; the packaged service then runs as `aasa-monitor`, SQLite opens them read-only, and a
 /// bare "read-only" error under `Restart=on-failure` restarted the daemon every 5 seconds without saying what to do.
-public struct UnwritableState: Sendable, Hashable, CustomStringConvertible {
+package struct UnwritableState: Sendable, Hashable, CustomStringConvertible {
     /// The first of the database, `-wal` and `-shm` files this process cannot write.
-    public var file: String
+    package var file: String
     /// `root:root`, or the numeric ids when no name is known.
-    public var owner: String
+    package var owner: String
     /// The file's permission bits, e.g. `0644`.
-    public var mode: String
+    package var mode: String
     /// The user this process runs as.
-    public var user: String
+    package var user: String
     /// The command or action that makes the file writable for `user`.
-    public var fix: String
+    package var fix: String
 
     /// The first of `database` and its `-wal` and `-shm` files that this process may not write, or `nil` when
     /// owner, mode and flags allow every one of them.
-    public static func find(database: String) -> UnwritableState? {
+    package static func find(database: String) -> UnwritableState? {
         let directory = (database as NSString).deletingLastPathComponent
         let user = name(ofUser: geteuid())
         for file in [database, database + "-wal", database + "-shm"] {
@@ -51,7 +51,7 @@ public struct UnwritableState: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Why SQLite opened `database` read-only: a file `find(database:)` names, else a read-only mount.
-    public static func diagnose(database: String) -> UnwritableState {
+    package static func diagnose(database: String) -> UnwritableState {
         if let found = find(database: database) { return found }
         let directory = (database as NSString).deletingLastPathComponent
         return UnwritableState(
@@ -59,7 +59,7 @@ public struct UnwritableState: Sendable, Hashable, CustomStringConvertible {
             fix: "check that \(directory) is mounted read-write and its files are not immutable (`lsattr`)")
     }
 
-    public var description: String {
+    package var description: String {
         let ownership = owner == "-" ? "" : " (owner \(owner), mode \(mode))"
         return "cannot write the state database file \(file)\(ownership) as user \(user): \(fix); "
             + "then start the daemon again"

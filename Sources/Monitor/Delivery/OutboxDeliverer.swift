@@ -25,7 +25,7 @@ public struct OutboxDeliverer: Sendable {
     /// The most deliveries in flight at once.
     public var parallelism = 8
 
-    public init(
+    package init(
         store: MonitorStore, transport: any WebhookTransport, logger: Logger, clock: @escaping @Sendable () -> Date,
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
     ) {

@@ -12,30 +12,30 @@ import MonitorCore
 /// other claim is then origin-only (`Expectations.originOnly`), Apple's copy deciding nothing. What an entry says
 /// that no file can fix (`?mode=developer` in a distribution build) becomes a `ClaimNote` of its domain; what
 /// belongs to no domain (an unknown service, a binary without app ID) is a problem of the app.
-public struct ClaimedDomains: Sendable {
+package struct ClaimedDomains: Sendable {
     /// A problem of the app itself, one line naming the file and the binary.
-    public struct Problem: Sendable, Hashable {
-        public var isError: Bool
-        public var line: String
+    package struct Problem: Sendable, Hashable {
+        package var isError: Bool
+        package var line: String
     }
 
     /// Each claimed domain with its expectations, in the order first claimed.
-    public private(set) var domains: [(domain: String, expectations: Expectations)] = []
-    public private(set) var problems: [Problem] = []
+    package private(set) var domains: [(domain: String, expectations: Expectations)] = []
+    package private(set) var problems: [Problem] = []
     /// Where each domain is in `domains`: an app may make thousands of claims, each merged into its domain.
     private var positions: [String: Int] = [:]
 
-    public init() {}
+    package init() {}
 
     /// Reads `path` (`appID` only for an `.entitlements` file) and collects its claims.
-    public static func read(path: String, appID: String? = nil) throws(AppClaimsError) -> ClaimedDomains {
+    package static func read(path: String, appID: String? = nil) throws(AppClaimsError) -> ClaimedDomains {
         var claimed = ClaimedDomains()
         claimed.add(try AppReader.read(path: path, appID: appID))
         return claimed
     }
 
     /// Adds what `report` claims; a domain claimed again gets the new expectations merged in.
-    public mutating func add(_ report: AppReport) {
+    package mutating func add(_ report: AppReport) {
         let file = (report.path as NSString).lastPathComponent
         for binary in report.binaries {
             let origin = "\(file) \(binary.path)"

@@ -5,18 +5,18 @@ import MonitorCore
 ///
 /// Only a person at a terminal is told: a pipe or a file (a CI log, `2> errors`) gets no line that is rewritten in
 /// place, and a run that ends within `after` needs none.
-public enum CheckProgress {
+package enum CheckProgress {
     /// How long a run goes before its progress shows: a handful of domains end sooner, and are never told.
-    public static let after = Duration.seconds(2)
+    package static let after = Duration.seconds(2)
 
     /// Whether to show the progress line now: standard error is a terminal, the run has lasted `after`, and a
     /// domain is still being checked.
-    public static func shows(standardErrorIsTerminal: Bool, elapsed: Duration, checked: Int, total: Int) -> Bool {
+    package static func shows(standardErrorIsTerminal: Bool, elapsed: Duration, checked: Int, total: Int) -> Bool {
         standardErrorIsTerminal && elapsed >= after && checked < total
     }
 
     /// `checking 20 domains: 12 done (8 s)`.
-    public static func line(checked: Int, total: Int, elapsed: Duration) -> String {
+    package static func line(checked: Int, total: Int, elapsed: Duration) -> String {
         "checking \(total) domain\(total == 1 ? "" : "s"): \(checked) done (\(DurationText.describe(elapsed.seconds)))"
     }
 }

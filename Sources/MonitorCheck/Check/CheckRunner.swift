@@ -5,13 +5,13 @@ import MonitorCore
 /// `check` without the command line: probe every domain, evaluate each, hand on the results in the order given.
 ///
 /// End-to-end tests call this directly against fixture servers; the command only parses arguments and prints.
-public enum CheckRunner {
+package enum CheckRunner {
     /// One domain to check and what must hold for it.
-    public struct Target: Sendable, Hashable {
-        public var domain: String
-        public var expectations: Expectations
+    package struct Target: Sendable, Hashable {
+        package var domain: String
+        package var expectations: Expectations
 
-        public init(domain: String, expectations: Expectations = Expectations()) {
+        package init(domain: String, expectations: Expectations = Expectations()) {
             self.domain = domain
             self.expectations = expectations
         }
@@ -25,7 +25,7 @@ public enum CheckRunner {
     /// compact results in the order of `targets` (duplicates checked once), each as soon as it and every earlier
     /// one are done. A new domain starts only when a finished one has been taken, so at most `concurrency`
     /// observations exist at once; what waits behind a slower earlier domain is only its compact result.
-    public static func stream<Compact: Sendable>(
+    package static func stream<Compact: Sendable>(
         _ targets: [Target],
         probe settings: ProbeSettings,
         evaluation: EvaluationSettings,
@@ -61,7 +61,7 @@ public enum CheckRunner {
     }
 
     /// Every report in the order given, held in memory: for tests and callers with few domains. `check` streams.
-    public static func run(
+    package static func run(
         _ targets: [Target],
         probe settings: ProbeSettings,
         evaluation: EvaluationSettings,

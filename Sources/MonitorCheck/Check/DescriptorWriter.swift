@@ -9,9 +9,9 @@ import Foundation
 /// A descriptor may be non-blocking: a parent process (Node's `child_process`, some CI runners) can hand `check`
 /// a pipe with `O_NONBLOCK` set. A full pipe then answers `EAGAIN`, which only means "not yet": wait until the
 /// reader makes room (`poll`), then go on. Only a real failure (`EPIPE`, `ENOSPC`, `EIO`) ends the write.
-public enum DescriptorWriter {
+package enum DescriptorWriter {
     /// Writes all of `data` to `descriptor`; returns 0, or the `errno` of the write that failed.
-    public static func writeAll(_ data: Data, to descriptor: Int32) -> Int32 {
+    package static func writeAll(_ data: Data, to descriptor: Int32) -> Int32 {
         data.withUnsafeBytes { buffer -> Int32 in
             guard let base = buffer.baseAddress else { return 0 }
             var offset = 0

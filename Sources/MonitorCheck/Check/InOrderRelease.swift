@@ -2,18 +2,18 @@
 ///
 /// `check` prints each domain as soon as it and every earlier one are done; a slow first domain holds back the
 /// later ones here. Callers store compact values (rendered text, encoded JSON), so what waits costs little.
-public struct InOrderRelease<Value> {
+package struct InOrderRelease<Value> {
     private var waiting: [Int: Value] = [:]
     /// The index released next.
-    public private(set) var next = 0
+    package private(set) var next = 0
 
-    public init() {}
+    package init() {}
 
     /// How many values are held back behind a missing earlier one.
-    public var heldBack: Int { waiting.count }
+    package var heldBack: Int { waiting.count }
 
     /// Accepts the value at `index` and returns every value that can now be released, in order.
-    public mutating func accept(_ value: Value, at index: Int) -> [Value] {
+    package mutating func accept(_ value: Value, at index: Int) -> [Value] {
         guard index == next else {
             waiting[index] = value
             return []

@@ -17,17 +17,17 @@ import MonitorCore
 /// The loader itself is pure; this is the I/O around it. Every file (the configuration, `url_file`,
 /// `secret_file`, CA files, the app files of `apps`) is opened non-blocking and must be a regular file within a size cap, so a FIFO,
 /// `/dev/zero` or a disk image named by mistake is refused at once instead of hanging or filling memory.
-public enum ConfigurationFile {
+package enum ConfigurationFile {
     /// The largest configuration file accepted.
-    public static let maximumSize = 4 << 20
+    package static let maximumSize = 4 << 20
     /// The largest `url_file` / `secret_file` accepted.
-    public static let maximumSecretFileSize = 64 << 10
+    package static let maximumSecretFileSize = 64 << 10
     /// The largest CA file accepted (Debian's whole bundle is about 200 KiB).
-    public static let maximumCAFileSize = 4 << 20
+    package static let maximumCAFileSize = 4 << 20
 
     /// The configuration at `path`, with `environment` for `*_env` keys; an unset variable is a problem.
     /// `readingApps: false` leaves the app files of `apps` unread (`MonitorConfiguration.appClaimsRead`).
-    public static func load(
+    package static func load(
         path: String, environment: [String: String], readingApps: Bool = true
     ) throws(ConfigurationFileError) -> MonitorConfiguration {
         try check(path: path, environment: environment, unsetVariables: .problem, readingApps: readingApps)
@@ -35,7 +35,7 @@ public enum ConfigurationFile {
     }
 
     /// The configuration at `path` and its warnings; `config check` passes `.warning` for unset variables.
-    public static func check(
+    package static func check(
         path: String, environment: [String: String], unsetVariables: ConfigurationSurroundings.UnsetVariables,
         readingApps: Bool = true
     ) throws(ConfigurationFileError) -> LoadedConfiguration {
@@ -72,7 +72,7 @@ public enum ConfigurationFile {
     /// directory`, `Too many levels of symbolic links`, not a regular file, too large).
     ///
     /// Opened with `O_NONBLOCK`: opening a FIFO for reading would otherwise wait for a writer forever.
-    public static func read(_ path: String, limit: Int) throws(FileReadError) -> [UInt8] {
+    package static func read(_ path: String, limit: Int) throws(FileReadError) -> [UInt8] {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard descriptor >= 0 else { throw FileReadError(reason: String(cString: strerror(errno))) }
         defer { close(descriptor) }
@@ -88,7 +88,7 @@ public enum ConfigurationFile {
     }
 
     /// Standard input (`-` on the command line), at most `limit` bytes; blocking, as a pipe's reader should be.
-    public static func readStandardInput(limit: Int) throws(FileReadError) -> [UInt8] {
+    package static func readStandardInput(limit: Int) throws(FileReadError) -> [UInt8] {
         try readAll(0, limit: limit)
     }
 
@@ -120,27 +120,27 @@ public enum ConfigurationFile {
 }
 
 /// Why a file could not be read, as `strerror` or the size cap says it.
-public struct FileReadError: Error, Sendable, Hashable, CustomStringConvertible {
-    public var reason: String
+package struct FileReadError: Error, Sendable, Hashable, CustomStringConvertible {
+    package var reason: String
     /// True when the file was readable but longer than the limit.
-    public var isTooLarge: Bool
+    package var isTooLarge: Bool
 
-    public init(reason: String, isTooLarge: Bool = false) {
+    package init(reason: String, isTooLarge: Bool = false) {
         self.reason = reason
         self.isTooLarge = isTooLarge
     }
 
-    public var description: String { reason }
+    package var description: String { reason }
 }
 
 /// A configuration that could not be used: unreadable (a usage problem, exit 2) or invalid (exit 1).
-public enum ConfigurationFileError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum ConfigurationFileError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The file itself could not be read; the reason names why.
     case unreadable(path: String, reason: String)
     /// The file was read and has problems, every one with its line.
     case invalid(ConfigurationErrors)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unreadable(let path, let reason): "cannot read configuration \(path): \(reason)"
         case .invalid(let errors): errors.description

@@ -14,12 +14,12 @@ import MonitorCore
 /// let file = try ConfigurationFile.load(path: "config.yml", environment: [:])
 /// let settings = try ResolvedSettings.resolve(file, overrides: SettingOverrides(timeout: "3s"))
 /// ```
-public struct ResolvedSettings: Sendable, Hashable {
-    public var probe: ProbeSettings
-    public var evaluation: EvaluationSettings
+package struct ResolvedSettings: Sendable, Hashable {
+    package var probe: ProbeSettings
+    package var evaluation: EvaluationSettings
 
     /// What `configuration` asks for, or the defaults without one: what the daemon runs with.
-    public init(_ configuration: MonitorConfiguration?) {
+    package init(_ configuration: MonitorConfiguration?) {
         self.init(
             http: configuration?.http ?? HTTPSettings(), tls: configuration?.tls ?? TLSSettings(),
             cdn: configuration?.cdn ?? CDNSettings())
@@ -42,7 +42,7 @@ public struct ResolvedSettings: Sendable, Hashable {
     /// `--connect-to` rules come before the file's, so the first match is the command line's.
     ///
     /// - Throws: `SettingOverrideError` naming the first flag refused, as typed, with the reason the file's key gets.
-    public static func resolve(
+    package static func resolve(
         _ configuration: MonitorConfiguration?, overrides: SettingOverrides
     ) throws(SettingOverrideError) -> ResolvedSettings {
         var http = configuration?.http ?? HTTPSettings()
@@ -100,16 +100,16 @@ extension ConnectToRule {
 }
 
 /// `check`'s flags that override the configuration, as typed; `nil` (or empty) when not given.
-public struct SettingOverrides: Sendable, Hashable {
-    public var timeout: String?
-    public var concurrency: Int?
-    public var cdnBase: String?
-    public var caFile: String?
-    public var connectTo: [String]
-    public var staleAfter: String?
-    public var expiryWarning: String?
+package struct SettingOverrides: Sendable, Hashable {
+    package var timeout: String?
+    package var concurrency: Int?
+    package var cdnBase: String?
+    package var caFile: String?
+    package var connectTo: [String]
+    package var staleAfter: String?
+    package var expiryWarning: String?
 
-    public init(
+    package init(
         timeout: String? = nil, concurrency: Int? = nil, cdnBase: String? = nil, caFile: String? = nil,
         connectTo: [String] = [], staleAfter: String? = nil, expiryWarning: String? = nil
     ) {
@@ -124,12 +124,12 @@ public struct SettingOverrides: Sendable, Hashable {
 }
 
 /// A flag's value refused: `--timeout 0s: must be at least 1s`, the reason the file's key would get.
-public struct SettingOverrideError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct SettingOverrideError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The flag as typed (`--timeout`).
-    public var flag: String
+    package var flag: String
     /// The value as typed, when the message shows it.
-    public var text: String?
-    public var reason: String
+    package var text: String?
+    package var reason: String
 
-    public var description: String { "\(flag)\(text.map { " \($0)" } ?? ""): \(reason)" }
+    package var description: String { "\(flag)\(text.map { " \($0)" } ?? ""): \(reason)" }
 }

@@ -9,16 +9,16 @@ import Foundation
 /// cannot be created or written and the user is not root, `$XDG_STATE_HOME/aasa-monitor` (or
 /// `~/.local/state/aasa-monitor`), with a note saying so. Root gets an error instead: a daemon running as root
 /// writing into root's home would hide the problem.
-public struct StateDirectory: Sendable, Hashable {
+package struct StateDirectory: Sendable, Hashable {
     /// Where state lives when the configuration names no `state_dir`.
-    public static let defaultPath = "/var/lib/aasa-monitor"
+    package static let defaultPath = "/var/lib/aasa-monitor"
 
     /// The directory to use.
-    public var path: String
+    package var path: String
     /// Set when the configured directory was not usable and the per-user fallback was chosen; worth logging.
-    public var note: String?
+    package var note: String?
 
-    public init(path: String, note: String? = nil) {
+    package init(path: String, note: String? = nil) {
         self.path = path
         self.note = note
     }
@@ -30,7 +30,7 @@ public struct StateDirectory: Sendable, Hashable {
     ///   - override: `--state-dir`; it wins, and is never replaced by the fallback.
     ///   - environment: For `XDG_STATE_HOME` and `HOME`.
     ///   - isRoot: Whether the effective user is root (`geteuid() == 0`).
-    public static func prepare(
+    package static func prepare(
         configured: String?, override: String?, environment: [String: String], isRoot: Bool
     ) throws(StateDirectoryError) -> StateDirectory {
         if let override, !override.isEmpty {
@@ -63,7 +63,7 @@ public struct StateDirectory: Sendable, Hashable {
     /// The configured directory is used when `run` would have used it (it is writable), or when it is readable and
     /// no per-user fallback exists (an operator in the daemon's group reading the system state). Otherwise an
     /// existing per-user fallback is used, with a note. The result may not exist; the caller says there is no state.
-    public static func locate(
+    package static func locate(
         configured: String?, override: String?, environment: [String: String], isRoot: Bool
     ) -> StateDirectory {
         if let override, !override.isEmpty { return StateDirectory(path: override) }
@@ -79,7 +79,7 @@ public struct StateDirectory: Sendable, Hashable {
 
     /// `$XDG_STATE_HOME/aasa-monitor` when that is an absolute path (the XDG spec ignores relative ones), else
     /// `$HOME/.local/state/aasa-monitor`; `nil` without a home.
-    public static func fallbackPath(environment: [String: String]) -> String? {
+    package static func fallbackPath(environment: [String: String]) -> String? {
         if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return join(state, "aasa-monitor") }
         if let home = environment["HOME"], home.hasPrefix("/") { return join(home, ".local/state/aasa-monitor") }
         return nil
@@ -114,16 +114,16 @@ public struct StateDirectory: Sendable, Hashable {
 }
 
 /// A state directory that cannot be used, with the reason and what to do.
-public struct StateDirectoryError: Error, Sendable, Hashable, CustomStringConvertible {
-    public var path: String
-    public var reason: String
-    public var suggestion: String
+package struct StateDirectoryError: Error, Sendable, Hashable, CustomStringConvertible {
+    package var path: String
+    package var reason: String
+    package var suggestion: String
 
-    public init(path: String, reason: String, suggestion: String) {
+    package init(path: String, reason: String, suggestion: String) {
         self.path = path
         self.reason = reason
         self.suggestion = suggestion
     }
 
-    public var description: String { "cannot use state directory \(path): \(reason); \(suggestion)" }
+    package var description: String { "cannot use state directory \(path): \(reason); \(suggestion)" }
 }

@@ -4,10 +4,10 @@ import X509
 /// Checks a CA file (`http.ca_file`, `webhooks[].ca_file`, `check --ca-file`) before anything relies on it: a
 /// missing or non-PEM file would otherwise surface only later, as every origin `tls.untrusted` or a receiver that
 /// can never be reached.
-public enum TrustAnchorFile {
+package enum TrustAnchorFile {
     /// Why `path` cannot serve as extra trust anchors, or `nil` when it holds at least one PEM certificate that
     /// parses.
-    public static func problem(at path: String) -> String? {
+    package static func problem(at path: String) -> String? {
         let bytes: [UInt8]
         do throws(FileReadError) {
             bytes = try ConfigurationFile.read(path, limit: ConfigurationFile.maximumCAFileSize)

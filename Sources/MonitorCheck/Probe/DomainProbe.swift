@@ -12,14 +12,14 @@ import MonitorCore
 /// Nothing here throws for network trouble: every failure becomes a `FetchObservation` whose outcome is
 /// `.failure`, so a hostile or unreachable domain is an observation like any other. The probe does not own the
 /// engine: whoever created it shuts it down.
-public struct DomainProbe: Sendable {
+package struct DomainProbe: Sendable {
     /// The engine all requests go through; sharing it shares its connection cache.
-    public let engine: CurlEngine
+    package let engine: CurlEngine
     /// How to fetch.
-    public let settings: ProbeSettings
+    package let settings: ProbeSettings
 
     /// Creates a probe that sends its requests through `engine`.
-    public init(engine: CurlEngine, settings: ProbeSettings) {
+    package init(engine: CurlEngine, settings: ProbeSettings) {
         self.engine = engine
         self.settings = settings
     }
@@ -48,7 +48,7 @@ public struct DomainProbe: Sendable {
     ///   - now: the clock, read at the start and the end of the check.
     /// - Returns: the fetches (no plain one after a slow first answer); takes at most about twice `settings.timeout`
     ///   (plus `leastRootTimeout`).
-    public func observe(domain: String, now: () -> Date) async -> DomainObservation {
+    package func observe(domain: String, now: () -> Date) async -> DomainObservation {
         let startedAt = now()
         async let cdn = observeCDN(domain: domain)
         // Decided once for the domain's three origin requests (its URLs are built from the domain, on port 443).
@@ -102,7 +102,7 @@ public struct DomainProbe: Sendable {
     /// A failure of the shared connection itself (an HTTP/2 framing error or a reset when many domains'
     /// requests share it; seen with 1000 domains at once) is tried once more on a fresh stream: it says nothing about
     /// the domain, and reporting `cdn.unreachable` for it would blank the domain's verdict for a whole interval.
-    public func observeCDN(domain: String) async -> FetchObservation {
+    package func observeCDN(domain: String) async -> FetchObservation {
         let request = settings.request(
             url: settings.cdnURL(for: domain), userAgent: settings.plainUserAgent, waitsForMultiplexing: true)
         let routed = settings.routesThroughConnectTo(request.url)

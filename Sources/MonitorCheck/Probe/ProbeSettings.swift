@@ -7,34 +7,34 @@ import HTTPEngine
 ///
 /// The defaults copy Apple's fetcher: its user agent, its 128 KiB cap and its CDN. `connectTo` and `trust` apply to
 /// the origin and the CDN alike, so a staging setup (or a test) can point both at local servers and keep strict TLS.
-public struct ProbeSettings: Sendable, Hashable {
+package struct ProbeSettings: Sendable, Hashable {
     /// Apple's public CDN for associated-domain files; the domain is appended to it.
-    public static let defaultCDNBaseURL = "https://app-site-association.cdn-apple.com/a/v1/"
+    package static let defaultCDNBaseURL = "https://app-site-association.cdn-apple.com/a/v1/"
     /// What Apple's CDN fetcher sends as its user agent.
-    public static let appleFetcherUserAgent = "AASA-Bot/1.0.0"
+    package static let appleFetcherUserAgent = "AASA-Bot/1.0.0"
 
     /// The CDN base URL; the CDN request is `<cdnBaseURL><domain>`.
-    public var cdnBaseURL: String
+    package var cdnBaseURL: String
     /// The limit on each request, connection set-up included; one domain takes at most about twice this.
-    public var timeout: Duration
+    package var timeout: Duration
     /// curl-style host mappings for origin and CDN requests.
-    public var connectTo: [ConnectToRule]
+    package var connectTo: [ConnectToRule]
     /// Which certificate authorities to trust, for origin and CDN requests.
-    public var trust: TrustConfiguration
+    package var trust: TrustConfiguration
     /// The user agent of the request whose answer counts: Apple's fetcher's.
-    public var appleUserAgent: String
+    package var appleUserAgent: String
     /// The user agent of the comparison request, so that a WAF or bot rule treating Apple differently shows.
-    public var plainUserAgent: String
+    package var plainUserAgent: String
     /// The largest body accepted; Apple stops reading after 131072 bytes, so one byte more is `too_large`.
-    public var maxBodyBytes: Int
+    package var maxBodyBytes: Int
     /// The most domains probed at once by `CheckRunner.stream` (`check`).
-    public var concurrency: Int
+    package var concurrency: Int
     /// How long Apple's fetcher waits for an origin (`http.apple_budget`): an answer slower than this is not
     /// compared with the plain user agent's (`DomainProbe.comparesUserAgents`).
-    public var appleBudget: Duration
+    package var appleBudget: Duration
 
     /// Creates settings; `version` goes into the plain user agent (`aasa-monitor/<version>`).
-    public init(
+    package init(
         version: String,
         cdnBaseURL: String = ProbeSettings.defaultCDNBaseURL,
         timeout: Duration = .seconds(10),
@@ -63,28 +63,28 @@ public struct ProbeSettings: Sendable, Hashable {
     /// 10,000 domains; 1.01 at twice that). An origin connection is never reused by the next check (it reads the
     /// certificate on a fresh one), and libcurl walks every cached connection whenever a transfer ends: a cache of
     /// 128 idle origins cost about a fifth of `check`'s CPU over 10,000 domains.
-    public var engineConfiguration: CurlEngine.Configuration {
+    package var engineConfiguration: CurlEngine.Configuration {
         CurlEngine.Configuration(
             maxConcurrentTransfers: max(16, concurrency * 4), maxIdleConnections: concurrency * 2 + 1)
     }
 
     /// The origin's `.well-known` URL for `domain`.
-    public func wellKnownURL(for domain: String) -> String {
+    package func wellKnownURL(for domain: String) -> String {
         "https://\(domain)/.well-known/apple-app-site-association"
     }
 
     /// The origin's legacy root URL for `domain`.
-    public func rootURL(for domain: String) -> String {
+    package func rootURL(for domain: String) -> String {
         "https://\(domain)/apple-app-site-association"
     }
 
     /// The CDN URL for `domain`: the base with exactly one `/` before the domain.
-    public func cdnURL(for domain: String) -> String {
+    package func cdnURL(for domain: String) -> String {
         cdnBaseURL.hasSuffix("/") ? cdnBaseURL + domain : cdnBaseURL + "/" + domain
     }
 
     /// Whether a `connect-to` rule sends requests for `url` elsewhere (then a private address is expected).
-    public func routesThroughConnectTo(_ url: String) -> Bool {
+    package func routesThroughConnectTo(_ url: String) -> Bool {
         guard !connectTo.isEmpty else { return false }
         guard let components = URLComponents(string: url), let host = components.host else { return false }
         let port = components.port ?? (components.scheme?.lowercased() == "http" ? 80 : 443)
@@ -92,7 +92,7 @@ public struct ProbeSettings: Sendable, Hashable {
     }
 
     /// Whether a `connect-to` rule sends requests for `host` on `port` elsewhere; no URL to parse.
-    public func routesThroughConnectTo(host: String, port: Int) -> Bool {
+    package func routesThroughConnectTo(host: String, port: Int) -> Bool {
         !connectTo.isEmpty && ConnectToRule.firstMatch(in: connectTo, host: host, port: port) != nil
     }
 

@@ -6,19 +6,19 @@ import MonitorStore
 ///
 /// The routes call the same readers as the commands (`StatusReader`, `SilenceBook`, `SilenceOrder`), so the CLI and
 /// the API give the same answers.
-public struct APISources: Sendable {
+package struct APISources: Sendable {
     /// The state database: read for status, history and silences; written for silences.
-    public var store: MonitorStore
+    package var store: MonitorStore
     /// The configured domains (A-labels), asked on every request, so a reload counts at once.
-    public var configured: @Sendable () async -> [String]
+    package var configured: @Sendable () async -> [String]
     /// Whether one A-label is configured: a badge or a domain's answer asks about one name, without listing a fleet.
-    public var isConfigured: @Sendable (String) async -> Bool
+    package var isConfigured: @Sendable (String) async -> Bool
     /// The configuration's maintenance windows open at a time, shown as silences.
-    public var maintenance: @Sendable (Date) async -> [Silence]
+    package var maintenance: @Sendable (Date) async -> [Silence]
     /// The time now; replaceable in tests.
-    public var now: @Sendable () -> Date
+    package var now: @Sendable () -> Date
 
-    public init(
+    package init(
         store: MonitorStore,
         configured: @escaping @Sendable () async -> [String],
         isConfigured: (@Sendable (String) async -> Bool)? = nil,

@@ -10,25 +10,25 @@ import NIOCore
 /// only `POST /api/v1/silences` reads a body, so a declared body above `maximumBodyBytes` (or one of no declared
 /// length) is refused with 413, and headers are capped. Once half the connections it can take are open, a connection
 /// without a request under way is closed after `busyIdleTimeout` instead (`EndpointLoad`).
-public struct EndpointLimits: Sendable, Hashable {
+package struct EndpointLimits: Sendable, Hashable {
     /// How long a connection may stay without a request before the server closes it.
-    public var idleTimeout: Duration
+    package var idleTimeout: Duration
     /// How long a connection may stay without a request while the endpoint is busy (half its slots taken): long
     /// enough for any client that means to send one, short enough that `/healthz` gets a slot within a second through
     /// a flood of idle connections.
-    public var busyIdleTimeout: Duration
+    package var busyIdleTimeout: Duration
     /// The most connections served at once (a burst of connects accepted in one read may pass it by a few).
-    public var maximumConnections: Int
+    package var maximumConnections: Int
     /// The largest request body accepted: 16 KiB holds a silence naming a few hundred domains.
-    public var maximumBodyBytes: Int
+    package var maximumBodyBytes: Int
     /// The largest header block, in bytes, and the most header fields.
-    public var maximumHeaderBytes: Int
-    public var maximumHeaderFields: Int
+    package var maximumHeaderBytes: Int
+    package var maximumHeaderFields: Int
     /// File descriptors the process keeps free: no connection is accepted below it (one is, when none is open), so
     /// connections can never use up the descriptors that checks and the runtime need (`EndpointConnectionGate`).
-    public var descriptorReserve: Int
+    package var descriptorReserve: Int
 
-    public init(
+    package init(
         idleTimeout: Duration = .seconds(30), maximumConnections: Int = 64, maximumBodyBytes: Int = 16 * 1024,
         maximumHeaderBytes: Int = 16 * 1024, maximumHeaderFields: Int = 64, descriptorReserve: Int = 32,
         busyIdleTimeout: Duration = .milliseconds(500)
@@ -43,7 +43,7 @@ public struct EndpointLimits: Sendable, Hashable {
     }
 
     /// The daemon's limits: 64 connections at most (the unit's `LimitNOFILE` counts them in), 30 s idle.
-    public static let standard = EndpointLimits()
+    package static let standard = EndpointLimits()
 
     /// Hummingbird's HTTP/1 server with the idle timeout and header caps, each connection watched by an
     /// `EndpointConnectionHandler` sharing `load`.

@@ -3,26 +3,26 @@ import MonitorStore
 
 /// Where the endpoint gets its answers, injected as closures so the endpoint knows nothing of the store or the
 /// scheduler (and tests can hand it fixed values).
-public struct EndpointSources: Sendable {
+package struct EndpointSources: Sendable {
     /// The current metrics, asked on every scrape of `/metrics`.
-    public var metrics: @Sendable () async throws -> MetricsSnapshot
+    package var metrics: @Sendable () async throws -> MetricsSnapshot
     /// Whether the daemon is making progress, asked on every request to `/healthz`.
-    public var health: @Sendable () async -> HealthCheck
+    package var health: @Sendable () async -> HealthCheck
     /// The body of `/status`: the JSON document of `status --json` (`StatusSnapshot`), already encoded.
-    public var status: @Sendable () async throws -> [UInt8]
+    package var status: @Sendable () async throws -> [UInt8]
     /// What the page at `/` shows for the filters and page asked for.
-    public var overview: @Sendable (DomainListing.Query) async throws -> StatusPage
+    package var overview: @Sendable (DomainListing.Query) async throws -> StatusPage
     /// What `/domains/NAME` shows; `nil` for a domain that is not configured (404).
-    public var domainPage: @Sendable (String) async throws -> DomainPage?
+    package var domainPage: @Sendable (String) async throws -> DomainPage?
     /// The users of `endpoint.basic_auth_file`, asked on every request; `nil` leaves the routes open.
-    public var basicAuth: @Sendable () async -> BasicAuthUsers?
+    package var basicAuth: @Sendable () async -> BasicAuthUsers?
     /// The names of `endpoint.hosts`, asked on every request: requests naming another host are refused.
-    public var hosts: @Sendable () async -> [String]
+    package var hosts: @Sendable () async -> [String]
     /// What `/api/v1/` and the badges read and write; `nil` answers them 500 (an endpoint without a store).
-    public var api: APISources?
+    package var api: APISources?
 
     /// Creates the sources; without page sources the pages answer 500 (tests of the other routes need none).
-    public init(
+    package init(
         metrics: @escaping @Sendable () async throws -> MetricsSnapshot,
         health: @escaping @Sendable () async -> HealthCheck,
         status: @escaping @Sendable () async throws -> [UInt8],
@@ -46,6 +46,6 @@ public struct EndpointSources: Sendable {
 }
 
 /// The pages have no source (an endpoint built for metrics and health only).
-public struct PageUnavailable: Error, Sendable {
-    public init() {}
+package struct PageUnavailable: Error, Sendable {
+    package init() {}
 }

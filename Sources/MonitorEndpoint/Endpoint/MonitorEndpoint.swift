@@ -16,7 +16,7 @@ import ServiceLifecycle
 /// It listens on loopback by default (the configuration's `listen`): the answers name the monitored domains and
 /// their state, which is for operators, not the internet. `endpoint.basic_auth_file` adds HTTP Basic
 /// authentication to every route but `/healthz`; a reverse proxy in front is the usual way to publish it.
-public struct MonitorEndpoint: Service {
+package struct MonitorEndpoint: Service {
     let listen: ListenAddress
     let sources: EndpointSources
     let logger: Logger
@@ -31,7 +31,7 @@ public struct MonitorEndpoint: Service {
     ///   - logger: Where request failures and the server's own messages go.
     ///   - limits: Idle timeout, connection and request-size limits.
     ///   - onListening: Called once the socket is bound, with the actual address (the port port 0 got).
-    public init(
+    package init(
         listen: ListenAddress,
         sources: EndpointSources,
         logger: Logger,
@@ -46,7 +46,7 @@ public struct MonitorEndpoint: Service {
     }
 
     /// Serves until graceful shutdown or cancellation; throws when the address cannot be bound.
-    public func run() async throws {
+    package func run() async throws {
         let listen = listen
         let onListening = onListening
         if !listen.isLoopback, await sources.basicAuth() == nil {
@@ -73,5 +73,5 @@ public struct MonitorEndpoint: Service {
 
 extension MonitorEndpoint: CustomStringConvertible {
     /// A short name for lifecycle logs.
-    public var description: String { "endpoint \(listen)" }
+    package var description: String { "endpoint \(listen)" }
 }

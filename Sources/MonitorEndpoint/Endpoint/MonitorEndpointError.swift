@@ -1,11 +1,11 @@
 import MonitorCore
 
 /// The endpoint could not be started.
-public struct MonitorEndpointError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct MonitorEndpointError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The address it was asked to listen on.
-    public var listen: ListenAddress
+    package var listen: ListenAddress
     /// What happened.
-    public var message: String
+    package var message: String
 
-    public var description: String { "endpoint on \(listen): \(message)" }
+    package var description: String { "endpoint on \(listen): \(message)" }
 }

@@ -8,7 +8,7 @@ extension DomainListing.Query {
     /// `verdict` may repeat (a form's checkboxes) or list several, comma-separated (`verdict=origin_broken,cdn_stale`);
     /// `problems=1` stands for every verdict but `ready`; `q` is a piece of a name; `offset` and `limit` page.
     /// Anything unknown or malformed is ignored: a hand-edited link shows the first page rather than an error.
-    public init(pageParameters: some Sequence<(key: Substring, value: Substring)>) {
+    package init(pageParameters: some Sequence<(key: Substring, value: Substring)>) {
         self.init()
         for (key, value) in pageParameters {
             // A form sends a space as `+`; no domain name holds one, so `+` is never meant literally.

@@ -5,13 +5,13 @@ import MonitorStatus
 import MonitorStore
 
 /// Reads what the status pages show from the store, through `StatusReader` and `StoreReader` only.
-public struct StatusPageReader: Sendable {
+package struct StatusPageReader: Sendable {
     /// The newest timeline events a domain page lists.
     static let timelineLimit = 200
 
     let store: StoreReader
 
-    public init(store: StoreReader) {
+    package init(store: StoreReader) {
         self.store = store
     }
 
@@ -25,7 +25,7 @@ public struct StatusPageReader: Sendable {
     /// one statement each. At 100,000 domains it still decodes at most one page of states.
     ///
     /// `silences` adds silences the database does not hold (the configuration's open maintenance windows).
-    public func overview(
+    package func overview(
         now: Date, configured: [String], lastCycle: Date?, query: DomainListing.Query = .init(),
         silences: [Silence] = []
     ) async throws
@@ -63,7 +63,7 @@ public struct StatusPageReader: Sendable {
     }
 
     /// One domain's page, or `nil` when the domain is not configured.
-    public func domain(
+    package func domain(
         _ name: String, now: Date, configured: Bool, silences: [Silence] = []
     ) async throws
         -> DomainPage?

@@ -13,7 +13,7 @@ import ServiceLifecycle
 /// }
 /// ```
 @discardableResult
-public func withMonitorEndpoint<Result: Sendable>(
+package func withMonitorEndpoint<Result: Sendable>(
     listen: ListenAddress,
     sources: EndpointSources,
     logger: Logger = Logger(label: "aasa-monitor.endpoint"),

@@ -5,29 +5,29 @@ import MonitorCore
 ///
 /// A plain value read from the store (or the scheduler's memory) when `/metrics` is scraped; `nil` fields are left
 /// out of the exposition instead of being reported as 0, which would look like a real measurement.
-public struct DomainMetrics: Sendable, Hashable {
+package struct DomainMetrics: Sendable, Hashable {
     /// The domain as configured (A-label).
-    public var domain: String
+    package var domain: String
     /// The verdict of the latest check.
-    public var verdict: Verdict
+    package var verdict: Verdict
     /// Whether Apple's CDN serves the origin's current meaning; `nil` before the CDN was asked.
-    public var cdnInSync: Bool?
+    package var cdnInSync: Bool?
     /// How long Apple's copy has lagged behind the origin's current meaning, in seconds; `nil` when in sync.
-    public var staleSeconds: Double?
+    package var staleSeconds: Double?
     /// When the origin's TLS certificate expires.
-    public var certificateNotAfter: Date?
+    package var certificateNotAfter: Date?
     /// When the latest check finished.
-    public var lastCheck: Date?
+    package var lastCheck: Date?
     /// How long the latest check took, in seconds.
-    public var lastCheckDuration: Double?
+    package var lastCheckDuration: Double?
     /// The latest measured delay from an origin change to Apple serving it, in seconds.
-    public var lastPropagationDelay: Double?
+    package var lastPropagationDelay: Double?
     /// How many checks ended in each verdict, counted since a fixed origin (process start or the first stored
     /// check) so that the numbers only grow, as a Prometheus counter must.
-    public var checksByVerdict: [Verdict: Int]
+    package var checksByVerdict: [Verdict: Int]
 
     /// Creates the metrics of one domain; only the domain and verdict are required.
-    public init(
+    package init(
         domain: String,
         verdict: Verdict,
         cdnInSync: Bool? = nil,

@@ -15,14 +15,14 @@ extension MetricsSnapshot {
     /// `aasa_last_check_timestamp_seconds{domain}`, `aasa_last_check_duration_seconds{domain}`,
     /// `aasa_propagation_delay_seconds{domain}`, `aasa_checks_total{domain,result}` (counter),
     /// `aasa_outbox_deliveries{state}` and `aasa_scheduler_last_progress_timestamp_seconds`.
-    public func prometheusText() -> String {
+    package func prometheusText() -> String {
         String(
             buffer: prometheusChunks().reduce(into: ByteBuffer()) { text, chunk in text.writeImmutableBuffer(chunk) })
     }
 
     /// `prometheusText()` as the pieces `/metrics` sends one after the other, each about `chunkBytes`, written
     /// only when asked for: at 100,000 domains the text is 24 MB, which a scrape no longer holds whole.
-    public func prometheusChunks(chunkBytes: Int = 256 * 1024) -> PrometheusChunks {
+    package func prometheusChunks(chunkBytes: Int = 256 * 1024) -> PrometheusChunks {
         PrometheusChunks(snapshot: self, chunkBytes: chunkBytes)
     }
 
@@ -77,7 +77,7 @@ extension MetricsSnapshot {
 }
 
 /// The pieces of one `/metrics` answer (`MetricsSnapshot.prometheusChunks`), written as they are iterated.
-public struct PrometheusChunks: Sequence, IteratorProtocol, Sendable {
+package struct PrometheusChunks: Sequence, IteratorProtocol, Sendable {
     private let snapshot: MetricsSnapshot
     private let chunkBytes: Int
     private var family = 0
@@ -90,7 +90,7 @@ public struct PrometheusChunks: Sequence, IteratorProtocol, Sendable {
         out = PrometheusExposition(capacity: self.chunkBytes + 4_096)
     }
 
-    public mutating func next() -> ByteBuffer? {
+    package mutating func next() -> ByteBuffer? {
         let families = MetricsSnapshot.Family.all
         while family < families.count, out.bytes.readableBytes < chunkBytes {
             switch families[family] {

@@ -5,16 +5,16 @@ import Foundation
 /// The endpoint asks for a fresh snapshot on every scrape and renders it with `prometheusText()`: the domains'
 /// figures come from the daemon's book (`DaemonRuntime.metrics`), the outbox counts from the store, and the
 /// renderer holds no state of its own.
-public struct MetricsSnapshot: Sendable, Hashable {
+package struct MetricsSnapshot: Sendable, Hashable {
     /// One entry per monitored domain.
-    public var domains: [DomainMetrics]
+    package var domains: [DomainMetrics]
     /// How many webhook deliveries wait or were given up on: `pending` (not yet tried), `retrying`, `dead`.
-    public var outboxDeliveries: [String: Int]
+    package var outboxDeliveries: [String: Int]
     /// When the scheduler last finished a unit of work; `nil` before the first.
-    public var schedulerLastProgress: Date?
+    package var schedulerLastProgress: Date?
 
     /// Creates a snapshot.
-    public init(
+    package init(
         domains: [DomainMetrics] = [], outboxDeliveries: [String: Int] = [:], schedulerLastProgress: Date? = nil
     ) {
         self.domains = domains

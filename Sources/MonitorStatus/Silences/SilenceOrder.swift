@@ -12,15 +12,15 @@ import MonitorStore
 ///     reason: "moving the CDN", author: "alice", now: now)
 /// let silence = try await order.add(to: store, at: now)
 /// ```
-public struct SilenceOrder: Sendable, Hashable {
+package struct SilenceOrder: Sendable, Hashable {
     /// The A-labels to silence; `nil` for every domain.
-    public var domains: [String]?
+    package var domains: [String]?
     /// Only alerts of this finding code.
-    public var code: FindingCode?
-    public var startsAt: Date
-    public var endsAt: Date
-    public var author: String
-    public var reason: String
+    package var code: FindingCode?
+    package var startsAt: Date
+    package var endsAt: Date
+    package var author: String
+    package var reason: String
 
     /// Checks the parts of a silence as the user gave them.
     ///
@@ -32,7 +32,7 @@ public struct SilenceOrder: Sendable, Hashable {
     ///   - endsAt: When it ends; after `now`.
     ///   - configured: The configured domains, when the names must be among them.
     /// - Throws: `SilenceOrderError` naming the field that is wrong.
-    public init(
+    package init(
         domains: [String], all: Bool, code: String?, duration: String?, endsAt: Date?, reason: String,
         author: String, now: Date, configured: Set<String>? = nil
     ) throws(SilenceOrderError) {
@@ -108,7 +108,7 @@ public struct SilenceOrder: Sendable, Hashable {
     }
 
     /// Stores the silence; the running daemon counts it from each domain's next check.
-    public func add(to store: MonitorStore, at now: Date) async throws -> Silence {
+    package func add(to store: MonitorStore, at now: Date) async throws -> Silence {
         try await store.addSilence(
             domains: domains, code: code, from: startsAt, until: endsAt, author: author, reason: reason, at: now)
     }
@@ -116,14 +116,14 @@ public struct SilenceOrder: Sendable, Hashable {
 
 /// Why a silence cannot be added: the field (as the API names it; the command's option has the same name) and
 /// what is wrong with it.
-public struct SilenceOrderError: Error, Sendable, Hashable, CustomStringConvertible {
-    public var field: String
-    public var message: String
+package struct SilenceOrderError: Error, Sendable, Hashable, CustomStringConvertible {
+    package var field: String
+    package var message: String
 
-    public init(field: String, message: String) {
+    package init(field: String, message: String) {
         self.field = field
         self.message = message
     }
 
-    public var description: String { "\(field): \(message)" }
+    package var description: String { "\(field): \(message)" }
 }

@@ -6,7 +6,7 @@ extension FindingStatus {
     /// (errors first, then warnings, then information; one that explains others before one that does not; then
     /// by source and code), each followed by the findings that follow from it, as `check` and the chat messages
     /// put them. A finding whose cause is not open stands on its own.
-    public static func causeTree(_ findings: [FindingStatus]) -> [(finding: FindingStatus, depth: Int)] {
+    package static func causeTree(_ findings: [FindingStatus]) -> [(finding: FindingStatus, depth: Int)] {
         // The cause a finding names is the open finding with its code and source (subjects belong to `expect.*`).
         func causeIndex(of finding: FindingStatus) -> Int? {
             guard let cause = finding.causedBy else { return nil }
@@ -39,7 +39,7 @@ extension FindingStatus {
     }
 
     /// `causeTree` without the depths: the order of `status --json`'s `findings`.
-    public static func causesFirst(_ findings: [FindingStatus]) -> [FindingStatus] {
+    package static func causesFirst(_ findings: [FindingStatus]) -> [FindingStatus] {
         causeTree(findings).map(\.finding)
     }
 }

@@ -3,14 +3,14 @@ import MonitorCore
 import MonitorStore
 
 /// What `history DOMAIN --json` prints: `{"domain": …, "events": [{"at": …, "kind": …, …detail}]}`.
-public struct HistoryReport: Sendable, Hashable, Encodable {
-    public var domain: String
+package struct HistoryReport: Sendable, Hashable, Encodable {
+    package var domain: String
     /// Oldest first.
-    public var events: [TimelineEvent]
+    package var events: [TimelineEvent]
     /// The outcome runs, newest first: "origin_broken from 09:12 to 11:40, 37 checks".
-    public var runs: [StoredRun]
+    package var runs: [StoredRun]
 
-    public init(domain: String, events: [TimelineEvent], runs: [StoredRun] = []) {
+    package init(domain: String, events: [TimelineEvent], runs: [StoredRun] = []) {
         self.domain = domain
         self.events = events
         self.runs = runs
@@ -20,7 +20,7 @@ public struct HistoryReport: Sendable, Hashable, Encodable {
         case domain, events, runs
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(domain, forKey: .domain)
         try container.encode(events.map(HistoryEventJSON.init), forKey: .events)

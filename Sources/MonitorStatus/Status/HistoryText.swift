@@ -6,8 +6,8 @@ import MonitorStore
 /// codes it rests on (`because`) and those fixed (`cleared`), alerts firing and resolving and what of them was sent;
 /// then the outcome runs. Everything oldest first, read down like a log, so the newest line is the last printed
 /// (the events' JSON order; the JSON's runs stay newest first, as the API documents them).
-public enum HistoryText {
-    public static func render(_ report: HistoryReport) -> String {
+package enum HistoryText {
+    package static func render(_ report: HistoryReport) -> String {
         guard !report.events.isEmpty else { return "\(report.domain): no history yet" }
         var lines = report.events.map(line)
         if !report.runs.isEmpty {

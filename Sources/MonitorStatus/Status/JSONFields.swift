@@ -6,12 +6,12 @@ import MonitorCore
 /// The JSON interface wants times as strings and absent facts as explicit `null`s, whatever date strategy the
 /// encoder has.
 @propertyWrapper
-public struct RFC3339Time: Sendable, Hashable, Encodable {
-    public var wrappedValue: Date?
+package struct RFC3339Time: Sendable, Hashable, Encodable {
+    package var wrappedValue: Date?
 
-    public init(wrappedValue: Date?) { self.wrappedValue = wrappedValue }
+    package init(wrappedValue: Date?) { self.wrappedValue = wrappedValue }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         if let wrappedValue { try container.encode(wrappedValue.rfc3339) } else { try container.encodeNil() }
     }
@@ -19,12 +19,12 @@ public struct RFC3339Time: Sendable, Hashable, Encodable {
 
 /// An optional value that encodes as `null` when absent instead of leaving its key out.
 @propertyWrapper
-public struct NullWhenAbsent<Value: Encodable & Sendable & Hashable>: Sendable, Hashable, Encodable {
-    public var wrappedValue: Value?
+package struct NullWhenAbsent<Value: Encodable & Sendable & Hashable>: Sendable, Hashable, Encodable {
+    package var wrappedValue: Value?
 
-    public init(wrappedValue: Value?) { self.wrappedValue = wrappedValue }
+    package init(wrappedValue: Value?) { self.wrappedValue = wrappedValue }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         if let wrappedValue { try container.encode(wrappedValue) } else { try container.encodeNil() }
     }

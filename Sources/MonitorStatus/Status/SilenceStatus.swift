@@ -3,22 +3,22 @@ import Foundation
 import MonitorCore
 
 /// A silence as `status --json`, `silence list --json` and the page show it (keys are public interface).
-public struct SilenceStatus: Sendable, Hashable, Encodable {
+package struct SilenceStatus: Sendable, Hashable, Encodable {
     /// The row id of a stored silence, or `maintenance:NAME` for a configured window.
-    public var id: String
+    package var id: String
     /// `null` for every domain.
-    @NullWhenAbsent public var domains: [String]?
-    @NullWhenAbsent public var code: FindingCode?
-    @RFC3339Time public var startsAt: Date?
-    @RFC3339Time public var endsAt: Date?
-    public var author: String
-    public var reason: String
+    @NullWhenAbsent package var domains: [String]?
+    @NullWhenAbsent package var code: FindingCode?
+    @RFC3339Time package var startsAt: Date?
+    @RFC3339Time package var endsAt: Date?
+    package var author: String
+    package var reason: String
     /// `active`, `pending` (starts later) or `ended`.
-    public var state: String
+    package var state: String
     /// `silenced until … by …: reason`.
-    public var text: String
+    package var text: String
 
-    public init(_ silence: Silence, now: Date) {
+    package init(_ silence: Silence, now: Date) {
         id = silence.id
         domains = silence.domains
         code = silence.code
@@ -32,7 +32,7 @@ public struct SilenceStatus: Sendable, Hashable, Encodable {
 
     /// `text` for a person reading the command's text: the end as `shownTime` writes it (local time on a
     /// terminal); `text`, in JSON, stays UTC.
-    public var shownText: String {
+    package var shownText: String {
         Silence.text(until: endsAt?.shownTime ?? "-", author: author, reason: reason)
             + (code.map { " (only \($0))" } ?? "")
     }

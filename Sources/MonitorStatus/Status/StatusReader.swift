@@ -3,23 +3,23 @@ import MonitorCore
 import MonitorStore
 
 /// Builds `status` and `history` from the state database; works whether the daemon runs or not.
-public struct StatusReader: Sendable {
+package struct StatusReader: Sendable {
     /// The daemon beats every 5 s; nine missed beats mean it is not running (a busy check can delay one beat).
-    public static let heartbeatBound: TimeInterval = 45
+    package static let heartbeatBound: TimeInterval = 45
 
-    public var store: StoreReader
+    package var store: StoreReader
     /// Whether a pid exists on this host; replaceable in tests.
     var processExists: @Sendable (Int32) -> Bool = LocalHost.processExists
     var hostName: String = LocalHost.name
 
-    public init(store: StoreReader) {
+    package init(store: StoreReader) {
         self.store = store
     }
 
     /// The state at `now` of every domain, or of the named ones (unknown names are left out).
     ///
     /// `silences` adds silences the database does not hold (the configuration's maintenance windows).
-    public func snapshot(
+    package func snapshot(
         now: Date, domains: [String]? = nil, silences extra: [Silence] = []
     ) async throws
         -> StatusSnapshot
@@ -47,7 +47,7 @@ public struct StatusReader: Sendable {
     }
 
     /// The newest `limit` timeline events of `domain`, oldest first.
-    public func history(domain: String, limit: Int = 1000) async throws -> HistoryReport {
+    package func history(domain: String, limit: Int = 1000) async throws -> HistoryReport {
         HistoryReport(
             domain: domain, events: try await store.history(domain: domain, limit: limit),
             runs: try await store.runs(domain: domain, limit: 20))

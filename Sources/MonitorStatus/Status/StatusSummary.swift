@@ -8,36 +8,36 @@ import MonitorStore
 ///
 /// Its cost follows what it prints, not the fleet: counts come from `DomainListing` (names and verdicts only), and
 /// only the listed domains' states are decoded, so it answers at 100,000 domains as at ten.
-public struct StatusSummary: Sendable {
-    public var daemon: DaemonStatus
+package struct StatusSummary: Sendable {
+    package var daemon: DaemonStatus
     /// The monitor's own conditions while they last (`monitor.*`).
-    public var monitor: [AlertStatus]
+    package var monitor: [AlertStatus]
     /// Every listed domain by verdict (`notChecked` for those configured but not checked yet).
-    public var counts: [ListedVerdict: Int]
+    package var counts: [ListedVerdict: Int]
     /// The silences in force now, stored and configured (maintenance windows).
-    public var silences: [SilenceStatus]
+    package var silences: [SilenceStatus]
     /// The domains shown in full: those with problems, worst first, never a ready one.
-    public var domains: [DomainStatus]
+    package var domains: [DomainStatus]
     /// The configured domains shown that were not checked yet, by name.
-    public var notChecked: [String]
+    package var notChecked: [String]
     /// The domains with problems (not checked ones included) left out.
-    public var moreProblems: Int
-    public var outbox: OutboxStatus
+    package var moreProblems: Int
+    package var outbox: OutboxStatus
 
     /// How many domains are listed.
-    public var total: Int { counts.values.reduce(0, +) }
+    package var total: Int { counts.values.reduce(0, +) }
     /// How many domains have a stored state (were checked at least once).
-    public var checked: Int { total - counts[.notChecked, default: 0] }
+    package var checked: Int { total - counts[.notChecked, default: 0] }
 }
 
 extension StatusReader {
     /// The most domains `summary` shows; a fleet no larger is shown whole.
-    public static let summaryLimit = 25
+    package static let summaryLimit = 25
 
     /// The summary at `now` of `configured` (every domain in the store when `nil`).
     ///
     /// `silences` adds silences the database does not hold (the configuration's maintenance windows).
-    public func summary(
+    package func summary(
         now: Date, configured: [String]?, silences extra: [Silence] = [], limit: Int = StatusReader.summaryLimit
     ) async throws -> StatusSummary {
         let listing = DomainListing(store: store, configured: configured)
@@ -70,7 +70,7 @@ extension StatusReader {
 extension StatusText {
     /// The human `status` without a domain: the daemon, the monitor's conditions, the counts, the silences, the
     /// domains with problems as `status DOMAIN` shows them (capped, saying how many more `--all` lists), the outbox.
-    public static func render(_ summary: StatusSummary) -> String {
+    package static func render(_ summary: StatusSummary) -> String {
         var lines = [daemonLine(summary.daemon)]
         lines += monitorLines(summary.monitor)
         lines.append(countsLine(summary.counts))

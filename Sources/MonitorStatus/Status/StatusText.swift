@@ -4,8 +4,8 @@ import MonitorCore
 import MonitorStore
 
 /// The human `status`: the daemon first, then per domain its verdict first, then what explains it.
-public enum StatusText {
-    public static func render(_ snapshot: StatusSnapshot) -> String {
+package enum StatusText {
+    package static func render(_ snapshot: StatusSnapshot) -> String {
         var lines = [daemonLine(snapshot.daemon)]
         lines += monitorLines(snapshot.monitor)
         if snapshot.domains.isEmpty { lines.append("no domains checked yet") }
