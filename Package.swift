@@ -97,37 +97,101 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // The I/O shell: probe (libcurl), store (SQLite), scheduler, delivery, endpoint.
+        // The daemon's journal: the SQLite store (GRDB) of states, runs, alert states, the outbox and silences, and
+        // the readers `status`, `history`, the pages and the API share.
         .target(
-            name: "Monitor",
+            name: "MonitorStore",
             dependencies: [
                 "MonitorCore",
                 "MonitorEvaluation",
-                "AppClaims",
+                // Runs and alert states name their findings by `FindingCode`.
                 "AASA",
-                "HTTPEngine",
+                // The JSON columns are compressed with raw deflate and a preset dictionary (StoreDictionary).
                 "StoreZlib",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // For SQLite's own result codes and `sqlite3_*` calls GRDB does not wrap (full disk, file checks).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
+            swiftSettings: strict
+        ),
+        // A domain checked once: the probe (libcurl through HTTPEngine), `check`'s runner and output, the configuration
+        // file as read from disk, and the apps whose claims name domains.
+        .target(
+            name: "MonitorCheck",
+            dependencies: [
+                "MonitorCore",
+                "MonitorEvaluation",
+                "AASA",
+                // The domains an app file (.ipa, .app, …) claims, for `apps:` in the configuration and `check --app`.
+                "AppClaims",
+                "HTTPEngine",
+                // To check that a configured CA file holds PEM certificates before anything relies on it.
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
+            swiftSettings: strict
+        ),
+        // What `status`, `history` and `silence` print and the endpoint serves, read from the store: the readers the
+        // CLI and the endpoint share.
+        .target(
+            name: "MonitorStatus",
+            dependencies: [
+                "MonitorCore",
+                "MonitorEvaluation",
+                // The journal it reads.
+                "MonitorStore",
+                // Findings are shown by their `FindingCode`.
+                "AASA",
+            ],
+            swiftSettings: strict
+        ),
+        // The HTTP endpoint: the status pages, the JSON API (with its OpenAPI document), the badge and the metrics.
+        .target(
+            name: "MonitorEndpoint",
+            dependencies: [
+                "MonitorCore",
+                "MonitorEvaluation",
+                // The readers the pages and the API share with `status` and `history`.
+                "MonitorStatus",
+                "MonitorStore",
+                "AASA",
+                // The connection gate counts this process's free descriptors (`ProcessDescriptors`).
+                "HTTPEngine",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 // For the bound address of the endpoint's channel (port 0 in tests).
                 .product(name: "NIOCore", package: "swift-nio"),
                 // The endpoint reads each request's HTTP version, which Hummingbird's request type drops.
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                // To check that a configured CA file holds PEM certificates before anything relies on it.
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
             ],
             // The OpenAPI document, compiled in as bytes (`PackageResources.openapi_json`): no bundle beside the binary.
-            // The daemon's architecture note is for readers, not the build.
-            exclude: ["Daemon/README.md"],
             resources: [.embedInCode("Endpoint/openapi.json")],
             swiftSettings: strict,
             // libcrypt (libxcrypt, part of libc6-dev) verifies the bcrypt and SHA-crypt hashes of basic_auth_file.
             linkerSettings: [.linkedLibrary("crypt")]
+        ),
+        // The daemon: scheduler, delivery of webhooks, housekeeping, systemd notification; it runs the endpoint.
+        .target(
+            name: "Monitor",
+            dependencies: [
+                "MonitorCore",
+                "MonitorEvaluation",
+                "MonitorCheck",
+                "MonitorEndpoint",
+                "MonitorStatus",
+                "MonitorStore",
+                "AASA",
+                "HTTPEngine",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                // Why the endpoint could not bind its socket (`IOError`'s errno), said at start-up.
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            // The daemon's architecture note is for readers, not the build.
+            exclude: ["Daemon/README.md"],
+            swiftSettings: strict
         ),
         .executableTarget(
             name: "aasa-monitor",
@@ -137,6 +201,10 @@ let package = Package(
                 "MonitorCore",
                 "MonitorEvaluation",
                 "Monitor",
+                "MonitorCheck",
+                "MonitorEndpoint",
+                "MonitorStatus",
+                "MonitorStore",
                 "HTTPEngine",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -223,7 +291,8 @@ let package = Package(
         .testTarget(
             name: "MonitorTests",
             dependencies: [
-                "Monitor", "MonitorCore", "MonitorEvaluation", "AASA", "HTTPEngine", "TestSupport", "EndToEndSlot",
+                "Monitor", "MonitorCheck", "MonitorCore", "MonitorEndpoint", "MonitorEvaluation", "MonitorStatus",
+                "MonitorStore", "AASA", "HTTPEngine", "TestSupport", "EndToEndSlot",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -254,7 +323,8 @@ let package = Package(
         .executableTarget(
             name: "aasa-bench",
             dependencies: [
-                "AASA", "BenchmarkSupport", "HTTPEngine", "Monitor", "MonitorCore", "MonitorEvaluation", "TestSupport",
+                "AASA", "BenchmarkSupport", "HTTPEngine", "Monitor", "MonitorCheck", "MonitorCore", "MonitorEndpoint",
+                "MonitorEvaluation", "MonitorStatus", "MonitorStore", "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],

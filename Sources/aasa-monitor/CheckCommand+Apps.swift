@@ -1,6 +1,7 @@
 import AppClaims
 import Foundation
 import Monitor
+import MonitorCheck
 
 extension CheckCommand {
     /// The domains and expectations every `--app` file claims. A file that cannot be read is a usage error (exit 2)

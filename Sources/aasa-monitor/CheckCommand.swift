@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import HTTPEngine
 import Monitor
+import MonitorCheck
 import MonitorCore
 import MonitorEvaluation
 

@@ -1,5 +1,6 @@
 import Foundation
 import Monitor
+import MonitorCheck
 import Synchronization
 
 /// `check`'s progress (`CheckProgress`) on standard error while the domains are checked: one line, rewritten in

@@ -1,6 +1,7 @@
 import AASA
 import Foundation
 import Monitor
+import MonitorCheck
 import MonitorCore
 import MonitorEvaluation
 

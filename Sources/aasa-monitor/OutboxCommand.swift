@@ -3,6 +3,7 @@ import Foundation
 import Monitor
 import MonitorCore
 import MonitorEvaluation
+import MonitorStore
 
 /// `aasa-monitor outbox …`: see the webhook deliveries not yet delivered, send dead letters again, or drop one.
 ///

@@ -4,6 +4,8 @@ import Foundation
 import Monitor
 import MonitorCore
 import MonitorEvaluation
+import MonitorStatus
+import MonitorStore
 
 /// `aasa-monitor silence …`: mute what is sent about domains for a while, saying who and why.
 ///

@@ -1,5 +1,7 @@
 import Foundation
 import Monitor
+import MonitorCheck
+import MonitorStore
 
 /// How the operator commands (`silence`, `outbox`) reach the daemon's database: never by making a state that no
 /// daemon reads.

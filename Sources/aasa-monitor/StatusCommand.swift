@@ -1,8 +1,11 @@
 import ArgumentParser
 import Foundation
 import Monitor
+import MonitorCheck
 import MonitorCore
 import MonitorEvaluation
+import MonitorStatus
+import MonitorStore
 
 /// `aasa-monitor status`: what the daemon knows, read straight from its database (works while it is stopped).
 struct StatusCommand: AsyncParsableCommand {

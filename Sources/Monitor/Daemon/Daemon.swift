@@ -1,8 +1,11 @@
 import Foundation
 import HTTPEngine
 import Logging
+import MonitorCheck
 import MonitorCore
+import MonitorEndpoint
 import MonitorEvaluation
+import MonitorStore
 import ServiceLifecycle
 
 /// `aasa-monitor run`: the long-running monitor, from loading the configuration to a clean stop.

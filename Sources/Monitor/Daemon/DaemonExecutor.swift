@@ -2,8 +2,11 @@ import AASA
 import Foundation
 import HTTPEngine
 import Logging
+import MonitorCheck
 import MonitorCore
+import MonitorEndpoint
 import MonitorEvaluation
+import MonitorStore
 import ServiceLifecycle
 
 /// Runs the daemon's core (`DaemonCore`): feeds it events from one stream, in order, and performs the actions it

@@ -2,6 +2,7 @@ import AASA
 import Foundation
 import MonitorCore
 import MonitorEvaluation
+import MonitorStore
 
 /// The daemon's health as `/healthz`, systemd's status line and the watchdog see it: the scheduler's progress and
 /// whether the state database commits.

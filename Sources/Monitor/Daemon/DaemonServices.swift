@@ -2,7 +2,10 @@ import Foundation
 import HTTPEngine
 import Logging
 import MonitorCore
+import MonitorEndpoint
 import MonitorEvaluation
+import MonitorStatus
+import MonitorStore
 import ServiceLifecycle
 import UnixSignals
 

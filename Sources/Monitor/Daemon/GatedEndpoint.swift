@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorEndpoint
 import MonitorEvaluation
 import NIOCore
 import ServiceLifecycle

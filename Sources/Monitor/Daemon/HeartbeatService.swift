@@ -4,6 +4,7 @@ import HTTPEngine
 import Logging
 import MonitorCore
 import MonitorEvaluation
+import MonitorStore
 import ServiceLifecycle
 
 /// The dead man's switch: every `heartbeat.every`, pings the configured URL while the daemon is healthy, or its

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import MonitorCore
 import MonitorEvaluation
+import MonitorStore
 import ServiceLifecycle
 
 /// The daemon's background chores: the heartbeat `status` reads, retention, WAL checkpoints, the store's own

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPEngine
+import MonitorCheck
 import MonitorCore
 import MonitorEvaluation
 

@@ -1,7 +1,9 @@
 import Foundation
 import Logging
+import MonitorCheck
 import MonitorCore
 import MonitorEvaluation
+import MonitorStore
 import ServiceLifecycle
 import Synchronization
 import UnixSignals

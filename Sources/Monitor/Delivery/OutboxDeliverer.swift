@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import MonitorCore
 import MonitorEvaluation
+import MonitorStore
 
 /// One pass over the outbox: every due delivery is sent, and its answer recorded as delivered, a retry at a
 /// later time, or dead. The delivery loop (`DeliveryService`) runs passes; tests run them with a scripted
@@ -25,7 +26,7 @@ public struct OutboxDeliverer: Sendable {
     /// The most deliveries in flight at once.
     public var parallelism = 8
 
-    public init(
+    package init(
         store: MonitorStore, transport: any WebhookTransport, logger: Logger, clock: @escaping @Sendable () -> Date,
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
     ) {

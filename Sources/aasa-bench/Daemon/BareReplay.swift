@@ -2,6 +2,7 @@ import BenchmarkSupport
 import Foundation
 import HTTPEngine
 import Monitor
+import MonitorCheck
 import MonitorCore
 import TestSupport
 

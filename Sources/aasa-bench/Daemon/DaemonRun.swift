@@ -2,6 +2,7 @@ import BenchmarkSupport
 import Foundation
 import GRDB
 import Monitor
+import MonitorStore
 import TestSupport
 
 /// One run of the real daemon against the fleet: its figures, how its checks and memory grew, what its readers

@@ -2,7 +2,10 @@ import AASA
 import Foundation
 import Monitor
 import MonitorCore
+import MonitorEndpoint
 import MonitorEvaluation
+import MonitorStatus
+import MonitorStore
 
 #if canImport(Glibc)
     import Glibc

@@ -2,6 +2,7 @@ import Foundation
 import Monitor
 import MonitorCore
 import MonitorEvaluation
+import MonitorStore
 
 /// The store's per-check coding cost: `domain_state` is encoded on every check and decoded by every `status` and
 /// page read, so its deflate and inflate must stay a small part of both. Prints the median of `runs` rounds of

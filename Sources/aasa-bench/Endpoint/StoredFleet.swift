@@ -1,7 +1,10 @@
 import Foundation
 import Monitor
 import MonitorCore
+import MonitorEndpoint
 import MonitorEvaluation
+import MonitorStatus
+import MonitorStore
 
 /// The overview and `status`'s summary read from a state directory that already holds a fleet (`--read-store DIR
 /// --names FILE`, one configured name a line): how long the first page, a filtered page, the last page and the

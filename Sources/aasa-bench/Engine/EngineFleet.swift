@@ -1,6 +1,7 @@
 import Foundation
 import HTTPEngine
 import Monitor
+import MonitorCheck
 import MonitorCore
 import TestSupport
 

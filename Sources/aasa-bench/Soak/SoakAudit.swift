@@ -4,6 +4,7 @@ import GRDB
 import Monitor
 import MonitorCore
 import MonitorEvaluation
+import MonitorStore
 
 /// What the daemon journaled against what the receiver got.
 ///

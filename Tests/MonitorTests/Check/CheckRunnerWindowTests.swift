@@ -2,6 +2,7 @@ import EndToEndSlot
 import Foundation
 import HTTPEngine
 import Monitor
+import MonitorCheck
 import MonitorCore
 import MonitorEvaluation
 import Synchronization

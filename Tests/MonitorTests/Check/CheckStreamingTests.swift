@@ -1,6 +1,7 @@
 import EndToEndSlot
 import Foundation
 import Monitor
+import MonitorCheck
 import MonitorCore
 import MonitorEvaluation
 import TestSupport

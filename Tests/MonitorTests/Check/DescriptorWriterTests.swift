@@ -1,5 +1,6 @@
 import Foundation
 import Monitor
+import MonitorCheck
 import Synchronization
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import Monitor
+import MonitorCheck
 import Testing
 
 @Suite("state directory: the override, the configured directory and the per-user fallback")

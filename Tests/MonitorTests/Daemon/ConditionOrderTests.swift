@@ -1,6 +1,7 @@
 import Foundation
 import MonitorCore
 import MonitorEvaluation
+import MonitorStore
 import Testing
 
 @testable import Monitor

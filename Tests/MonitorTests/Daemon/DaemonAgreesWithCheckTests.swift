@@ -1,6 +1,7 @@
 import EndToEndSlot
 import Foundation
 import Monitor
+import MonitorStore
 import Synchronization
 import TestSupport
 import Testing

@@ -4,6 +4,7 @@ import HTTPEngine
 import Monitor
 import MonitorCore
 import MonitorEvaluation
+import MonitorStore
 import Synchronization
 import TestSupport
 import Testing

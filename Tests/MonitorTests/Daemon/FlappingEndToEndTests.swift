@@ -1,6 +1,8 @@
 import EndToEndSlot
 import Foundation
 import Monitor
+import MonitorEndpoint
+import MonitorStore
 import Synchronization
 import TestSupport
 import Testing

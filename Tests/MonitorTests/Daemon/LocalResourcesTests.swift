@@ -4,6 +4,7 @@ import MonitorEvaluation
 import Testing
 
 @testable import Monitor
+@testable import MonitorCheck
 
 /// What a check tells the core about this process's resources: whether a fetch failed, and the last shortage seen.
 /// The core's rule (a failed check overlapping a shortage is discarded) is in DaemonCoreTests (`shortageOver`).

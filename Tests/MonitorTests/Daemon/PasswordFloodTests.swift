@@ -5,6 +5,7 @@ import TestSupport
 import Testing
 
 @testable import Monitor
+@testable import MonitorEndpoint
 
 /// Issue 32 §3 and §9 with the real daemon: wrong passwords from 40 addresses (127.0.0.2 … 127.0.0.41) neither hold a
 /// credential that verified before nor get more than a short line of checks; failures lock out an address and

@@ -3,6 +3,7 @@ import HTTPEngine
 import Monitor
 import MonitorCore
 import MonitorEvaluation
+import MonitorStore
 import Testing
 
 /// The delivery glue without a network: a scripted transport, an in-memory store and a hand-moved clock. Each

@@ -3,6 +3,8 @@ import HTTPEngine
 import Testing
 
 @testable import Monitor
+@testable import MonitorEndpoint
+@testable import MonitorStore
 
 #if canImport(FoundationXML)
     import FoundationXML

@@ -3,7 +3,9 @@ import Foundation
 import HTTPEngine
 import Monitor
 import MonitorCore
+import MonitorEndpoint
 import MonitorEvaluation
+import MonitorStore
 import Testing
 
 /// A real endpoint over a real store that holds domains of known verdicts, reached over HTTP with libcurl.

@@ -4,6 +4,7 @@ import HTTPTypes
 import Testing
 
 @testable import Monitor
+@testable import MonitorEndpoint
 
 @Suite("HTTP API: the OpenAPI document holds every route and every field")
 struct APIOpenAPITests {

@@ -2,6 +2,7 @@ import Foundation
 import HTTPEngine
 import Monitor
 import MonitorCore
+import MonitorStore
 import Testing
 
 /// Issue 32 §5: the audit trail names who wrote, not who the body says wrote.

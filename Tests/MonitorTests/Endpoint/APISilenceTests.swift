@@ -3,6 +3,8 @@ import HTTPEngine
 import Monitor
 import MonitorCore
 import MonitorEvaluation
+import MonitorStatus
+import MonitorStore
 import Testing
 
 @Suite("HTTP API: silences, and who may write them")

@@ -2,7 +2,10 @@ import Foundation
 import HTTPEngine
 import Monitor
 import MonitorCore
+import MonitorEndpoint
 import MonitorEvaluation
+import MonitorStatus
+import MonitorStore
 import Testing
 
 @Suite("HTTP API: domains, filters, pages, status and history")

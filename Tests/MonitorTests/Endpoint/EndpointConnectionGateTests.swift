@@ -3,6 +3,8 @@ import Synchronization
 import Testing
 
 @testable import Monitor
+@testable import MonitorCheck
+@testable import MonitorEndpoint
 
 /// The endpoint accepts a connection only while the process keeps its descriptor reserve (issue 26 §1), and is
 /// busy once half the connections it can take are open (issue 32 §2).

@@ -2,6 +2,7 @@ import Foundation
 import HTTPEngine
 import Monitor
 import MonitorCore
+import MonitorEndpoint
 import MonitorEvaluation
 import Synchronization
 import Testing

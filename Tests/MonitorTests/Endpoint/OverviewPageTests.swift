@@ -1,7 +1,9 @@
 import Foundation
 import Monitor
 import MonitorCore
+import MonitorEndpoint
 import MonitorEvaluation
+import MonitorStore
 import Testing
 
 /// The overview at `/` for a fleet: problems first, a filter form without script, pages of rows, a strip of recent

@@ -4,6 +4,7 @@ import MonitorEvaluation
 import Testing
 
 @testable import Monitor
+@testable import MonitorEndpoint
 
 /// Issue 32 §3, the pure parts: who the line of password checks runs, holds and refuses; the lockout keyed on
 /// address and user name; what is known, and until when (time as a parameter); and the start-up check of libcrypt.

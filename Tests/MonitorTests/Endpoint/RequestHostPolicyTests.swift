@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Monitor
+@testable import MonitorEndpoint
 
 /// The DNS rebinding rule, case by case: which `Host` and `Origin` the endpoint serves (issue 32 §1).
 @Suite("request host policy")

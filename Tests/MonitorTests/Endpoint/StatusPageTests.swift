@@ -3,7 +3,9 @@ import Foundation
 import HTTPEngine
 import Monitor
 import MonitorCore
+import MonitorEndpoint
 import MonitorEvaluation
+import MonitorStore
 import Testing
 
 @Suite("status pages served by the endpoint")

@@ -1,6 +1,7 @@
 import Foundation
 import Monitor
 import MonitorCore
+import MonitorEndpoint
 import MonitorEvaluation
 import NIOCore
 import Testing

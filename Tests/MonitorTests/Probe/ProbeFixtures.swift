@@ -1,6 +1,7 @@
 import Foundation
 import HTTPEngine
 import Monitor
+import MonitorCheck
 import TestSupport
 
 /// An origin fixture server and a fake Apple CDN, wired to a `DomainProbe` through connect-to rules.

@@ -1,5 +1,6 @@
 import HTTPEngine
 import Monitor
+import MonitorCheck
 import Testing
 
 @Suite("Probe settings")

@@ -3,7 +3,9 @@ import EndToEndSlot
 import Foundation
 import Monitor
 import MonitorCore
+import MonitorEndpoint
 import MonitorEvaluation
+import MonitorStore
 import TestSupport
 import Testing
 

@@ -2,6 +2,7 @@ import Foundation
 import Monitor
 import MonitorCore
 import MonitorEvaluation
+import MonitorStore
 import Testing
 
 @Suite("The domain listing: filters, problems first, pages")

@@ -3,6 +3,8 @@ import Foundation
 import Monitor
 import MonitorCore
 import MonitorEvaluation
+import MonitorStatus
+import MonitorStore
 import Testing
 
 @Suite("Status and history read models")

@@ -3,6 +3,7 @@ import Foundation
 import Monitor
 import MonitorCore
 import MonitorEvaluation
+import MonitorStore
 import TestSupport
 import Testing
 

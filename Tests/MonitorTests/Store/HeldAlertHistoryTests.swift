@@ -2,6 +2,8 @@ import Foundation
 import Monitor
 import MonitorCore
 import MonitorEvaluation
+import MonitorStatus
+import MonitorStore
 import Testing
 
 /// Issue 35 item 18 at the store: `history` says which alert events a silence held, by whom, and when a held firing

@@ -4,6 +4,7 @@ import GRDB
 import Monitor
 import MonitorCore
 import MonitorEvaluation
+import MonitorStore
 import Testing
 
 /// A domain's first events live in its opening run, and hashes are stored as bytes; `history`, `runs` and the

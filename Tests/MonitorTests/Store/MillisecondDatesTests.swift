@@ -5,6 +5,7 @@ import MonitorEvaluation
 import Testing
 
 @testable import Monitor
+@testable import MonitorStore
 
 /// Times are INTEGER milliseconds since 1970 (`StoredInstant`); migration `v6-millisecond-dates` converted the text
 /// every earlier version wrote. An instant written before the upgrade and the same instant written after must be

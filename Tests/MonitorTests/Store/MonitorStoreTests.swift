@@ -4,6 +4,7 @@ import GRDB
 import Monitor
 import MonitorCore
 import MonitorEvaluation
+import MonitorStore
 import Testing
 
 @Suite("Monitor store")

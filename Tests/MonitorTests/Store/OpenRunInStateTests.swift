@@ -5,6 +5,7 @@ import MonitorEvaluation
 import Testing
 
 @testable import Monitor
+@testable import MonitorStore
 
 /// A repeated check writes only its domain's state row (v7): the open run's `last_seen` and `checks` live there, its
 /// own row is finished when the run ends, and every reader sees the same figures as when each check moved the row.

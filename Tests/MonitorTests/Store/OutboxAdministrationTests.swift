@@ -2,6 +2,7 @@ import Foundation
 import Monitor
 import MonitorCore
 import MonitorEvaluation
+import MonitorStore
 import Testing
 
 /// Issue 25 item 7 at the store: list, retry and drop outbox rows, as `aasa-monitor outbox` and an API would.

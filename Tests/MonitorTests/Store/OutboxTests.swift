@@ -1,5 +1,6 @@
 import Foundation
 import Monitor
+import MonitorStore
 import Testing
 
 @Suite("Store outbox")

@@ -4,6 +4,7 @@ import GRDB
 import Monitor
 import MonitorCore
 import MonitorEvaluation
+import MonitorStore
 import Testing
 
 /// Silences as rows: written by `silence add`/`expire`, read by each check in its own transaction, kept by the

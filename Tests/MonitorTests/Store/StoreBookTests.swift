@@ -5,6 +5,7 @@ import MonitorEvaluation
 import Testing
 
 @testable import Monitor
+@testable import MonitorStore
 
 /// The book read back at start (a scan of every row) and for a few domains (by their keys) give the same entries.
 @Suite("the book read from the store")

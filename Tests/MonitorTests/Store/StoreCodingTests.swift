@@ -5,6 +5,7 @@ import GRDB
 import Monitor
 import MonitorCore
 import MonitorEvaluation
+import MonitorStore
 import Testing
 
 /// JSON columns are deflated with a preset dictionary behind a format byte; plain JSON rows of older versions still

@@ -3,6 +3,7 @@ import GRDB
 import Monitor
 import MonitorCore
 import MonitorEvaluation
+import MonitorStore
 import Testing
 
 /// A database written by the version that kept one row per check is converted to runs when the daemon opens it.

@@ -1,5 +1,6 @@
 import Foundation
 import Monitor
+import MonitorStore
 import Testing
 
 /// The store's own recovery: shedding history on a full disk, checkpoints, a deleted file written back.

@@ -2,6 +2,7 @@ import Foundation
 import Monitor
 import MonitorCore
 import MonitorEvaluation
+import MonitorStore
 
 /// Where a test store lives: a fresh file in a temporary directory, or memory.
 enum StoreKind: String, CaseIterable, Sendable {
