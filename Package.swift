@@ -173,7 +173,7 @@ let package = Package(
         ),
         // The daemon: scheduler, delivery of webhooks, housekeeping, systemd notification; it runs the endpoint.
         .target(
-            name: "Monitor",
+            name: "MonitorDaemon",
             dependencies: [
                 "MonitorCore",
                 "MonitorEvaluation",
@@ -200,7 +200,7 @@ let package = Package(
                 "AppClaims",
                 "MonitorCore",
                 "MonitorEvaluation",
-                "Monitor",
+                "MonitorDaemon",
                 "MonitorCheck",
                 "MonitorEndpoint",
                 "MonitorStatus",
@@ -291,7 +291,7 @@ let package = Package(
         .testTarget(
             name: "MonitorTests",
             dependencies: [
-                "Monitor", "MonitorCheck", "MonitorCore", "MonitorEndpoint", "MonitorEvaluation", "MonitorStatus",
+                "MonitorDaemon", "MonitorCheck", "MonitorCore", "MonitorEndpoint", "MonitorEvaluation", "MonitorStatus",
                 "MonitorStore", "AASA", "HTTPEngine", "TestSupport", "EndToEndSlot",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -323,7 +323,7 @@ let package = Package(
         .executableTarget(
             name: "aasa-bench",
             dependencies: [
-                "AASA", "BenchmarkSupport", "HTTPEngine", "Monitor", "MonitorCheck", "MonitorCore", "MonitorEndpoint",
+                "AASA", "BenchmarkSupport", "HTTPEngine", "MonitorDaemon", "MonitorCheck", "MonitorCore", "MonitorEndpoint",
                 "MonitorEvaluation", "MonitorStatus", "MonitorStore", "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -1,6 +1,6 @@
 import AppClaims
 import Foundation
-import Monitor
+import MonitorDaemon
 import MonitorCheck
 
 extension CheckCommand {

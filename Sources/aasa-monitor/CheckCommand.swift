@@ -2,7 +2,7 @@ import AASA
 import ArgumentParser
 import Foundation
 import HTTPEngine
-import Monitor
+import MonitorDaemon
 import MonitorCheck
 import MonitorCore
 import MonitorEvaluation

@@ -1,5 +1,5 @@
 import Foundation
-import Monitor
+import MonitorDaemon
 import MonitorCheck
 import Synchronization
 

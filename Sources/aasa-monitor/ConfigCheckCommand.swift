@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Monitor
+import MonitorDaemon
 import MonitorCheck
 import MonitorCore
 import MonitorEvaluation

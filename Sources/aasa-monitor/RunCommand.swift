@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
-import Monitor
+import MonitorDaemon
 
 /// `aasa-monitor run`: the daemon. systemd starts it; a person can too, in a terminal.
 struct RunCommand: AsyncParsableCommand {

@@ -1,7 +1,7 @@
 import AASA
 import ArgumentParser
 import Foundation
-import Monitor
+import MonitorDaemon
 import MonitorCore
 import MonitorEvaluation
 import MonitorStatus

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Monitor
+import MonitorDaemon
 import MonitorCore
 import MonitorEvaluation
 

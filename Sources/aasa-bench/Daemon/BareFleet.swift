@@ -1,6 +1,6 @@
 import Foundation
 import HTTPEngine
-import Monitor
+import MonitorDaemon
 import MonitorCheck
 import MonitorCore
 import TestSupport

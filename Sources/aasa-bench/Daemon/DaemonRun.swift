@@ -1,7 +1,7 @@
 import BenchmarkSupport
 import Foundation
 import GRDB
-import Monitor
+import MonitorDaemon
 import MonitorStore
 import TestSupport
 

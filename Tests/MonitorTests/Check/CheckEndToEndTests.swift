@@ -2,7 +2,7 @@ import AASA
 import EndToEndSlot
 import Foundation
 import HTTPEngine
-import Monitor
+import MonitorDaemon
 import MonitorCheck
 import MonitorCore
 import MonitorEvaluation

@@ -1,6 +1,6 @@
 import EndToEndSlot
 import Foundation
-import Monitor
+import MonitorDaemon
 import MonitorCheck
 import TestSupport
 import Testing

@@ -4,7 +4,7 @@ import MonitorEvaluation
 import MonitorStore
 import Testing
 
-@testable import Monitor
+@testable import MonitorDaemon
 
 /// Issue 33, hazard H1, end to end through the SQLite journal: a fault's condition change and a later check's that
 /// undoes it must commit in the order they happened, so a restart restores the newest set and receivers are told

@@ -1,7 +1,7 @@
 import EndToEndSlot
 import Foundation
 import HTTPEngine
-import Monitor
+import MonitorDaemon
 import MonitorCore
 import MonitorEvaluation
 import MonitorStore

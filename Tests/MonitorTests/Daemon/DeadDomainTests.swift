@@ -1,7 +1,7 @@
 import EndToEndSlot
 import Foundation
 import Glibc
-import Monitor
+import MonitorDaemon
 import TestSupport
 import Testing
 

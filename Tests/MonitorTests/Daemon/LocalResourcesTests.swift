@@ -3,7 +3,7 @@ import MonitorCore
 import MonitorEvaluation
 import Testing
 
-@testable import Monitor
+@testable import MonitorDaemon
 @testable import MonitorCheck
 
 /// What a check tells the core about this process's resources: whether a fetch failed, and the last shortage seen.

@@ -4,7 +4,7 @@ import Synchronization
 import TestSupport
 import Testing
 
-@testable import Monitor
+@testable import MonitorDaemon
 @testable import MonitorEndpoint
 
 /// Issue 32 §3 and §9 with the real daemon: wrong passwords from 40 addresses (127.0.0.2 … 127.0.0.41) neither hold a

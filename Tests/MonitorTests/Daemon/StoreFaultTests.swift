@@ -2,7 +2,7 @@ import EndToEndSlot
 import Foundation
 import GRDB
 import HTTPEngine
-import Monitor
+import MonitorDaemon
 import TestSupport
 import Testing
 

@@ -1,7 +1,7 @@
 import Foundation
 import HTTPEngine
 import Logging
-import Monitor
+import MonitorDaemon
 import Synchronization
 
 /// A transport that answers from a script: each request gets the next step's answer or failure (the last step

@@ -1,4 +1,4 @@
-import Monitor
+import MonitorDaemon
 import Testing
 
 @Suite("Webhook URLs in text")

@@ -2,7 +2,7 @@ import Foundation
 import HTTPEngine
 import Testing
 
-@testable import Monitor
+@testable import MonitorDaemon
 @testable import MonitorEndpoint
 @testable import MonitorStore
 

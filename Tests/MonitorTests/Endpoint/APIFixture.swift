@@ -1,7 +1,7 @@
 import AASA
 import Foundation
 import HTTPEngine
-import Monitor
+import MonitorDaemon
 import MonitorCore
 import MonitorEndpoint
 import MonitorEvaluation

@@ -3,7 +3,7 @@ import HTTPEngine
 import HTTPTypes
 import Testing
 
-@testable import Monitor
+@testable import MonitorDaemon
 @testable import MonitorEndpoint
 
 @Suite("HTTP API: the OpenAPI document holds every route and every field")

@@ -2,7 +2,7 @@ import Logging
 import Synchronization
 import Testing
 
-@testable import Monitor
+@testable import MonitorDaemon
 @testable import MonitorCheck
 @testable import MonitorEndpoint
 

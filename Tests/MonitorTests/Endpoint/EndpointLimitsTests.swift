@@ -1,5 +1,5 @@
 import Foundation
-import Monitor
+import MonitorDaemon
 import MonitorCore
 import MonitorEndpoint
 import MonitorEvaluation

@@ -1,4 +1,4 @@
-import Monitor
+import MonitorDaemon
 import MonitorCore
 import MonitorEvaluation
 import Testing

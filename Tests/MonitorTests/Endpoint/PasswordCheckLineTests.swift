@@ -3,7 +3,7 @@ import MonitorCore
 import MonitorEvaluation
 import Testing
 
-@testable import Monitor
+@testable import MonitorDaemon
 @testable import MonitorEndpoint
 
 /// Issue 32 §3, the pure parts: who the line of password checks runs, holds and refuses; the lockout keyed on

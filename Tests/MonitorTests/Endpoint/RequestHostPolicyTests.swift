@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Monitor
+@testable import MonitorDaemon
 @testable import MonitorEndpoint
 
 /// The DNS rebinding rule, case by case: which `Host` and `Origin` the endpoint serves (issue 32 §1).

@@ -1,5 +1,5 @@
 import HTTPEngine
-import Monitor
+import MonitorDaemon
 import MonitorCheck
 import Testing
 

@@ -1,6 +1,6 @@
 import EndToEndSlot
 import Foundation
-import Monitor
+import MonitorDaemon
 import MonitorCore
 import MonitorEvaluation
 import MonitorStatus

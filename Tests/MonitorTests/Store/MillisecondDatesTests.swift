@@ -4,7 +4,7 @@ import MonitorCore
 import MonitorEvaluation
 import Testing
 
-@testable import Monitor
+@testable import MonitorDaemon
 @testable import MonitorStore
 
 /// Times are INTEGER milliseconds since 1970 (`StoredInstant`); migration `v6-millisecond-dates` converted the text

@@ -1,7 +1,7 @@
 import AASA
 import Foundation
 import GRDB
-import Monitor
+import MonitorDaemon
 import MonitorCore
 import MonitorEvaluation
 import MonitorStore

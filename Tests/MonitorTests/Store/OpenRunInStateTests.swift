@@ -4,7 +4,7 @@ import MonitorCore
 import MonitorEvaluation
 import Testing
 
-@testable import Monitor
+@testable import MonitorDaemon
 @testable import MonitorStore
 
 /// A repeated check writes only its domain's state row (v7): the open run's `last_seen` and `checks` live there, its

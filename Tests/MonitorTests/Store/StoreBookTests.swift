@@ -4,7 +4,7 @@ import MonitorCore
 import MonitorEvaluation
 import Testing
 
-@testable import Monitor
+@testable import MonitorDaemon
 @testable import MonitorStore
 
 /// The book read back at start (a scan of every row) and for a few domains (by their keys) give the same entries.

@@ -2,7 +2,7 @@ import AASA
 import Crypto
 import Foundation
 import GRDB
-import Monitor
+import MonitorDaemon
 import MonitorCore
 import MonitorEvaluation
 import MonitorStore

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import Monitor
+import MonitorDaemon
 import MonitorCore
 import MonitorEvaluation
 import MonitorStore

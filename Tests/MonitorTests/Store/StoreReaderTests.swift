@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import Monitor
+import MonitorDaemon
 import MonitorCore
 import MonitorStore
 import Testing

@@ -11,7 +11,7 @@ import UnixSignals
 
 /// The daemon's services in one `ServiceGroup`: SIGTERM and SIGINT start a graceful shutdown of all of them.
 ///
-/// How one check travels, in one direction (the daemon's architecture in six steps; Sources/Monitor/Daemon/README.md):
+/// How one check travels, in one direction (the daemon's architecture in six steps; Sources/MonitorDaemon/Daemon/README.md):
 /// 1. `DaemonCore` (MonitorCore) takes the due checks from its schedule, each with its domain's `BookEntry` (the
 ///    book is in memory, read from the journal once at start) and the silences in force; `DaemonExecutor` starts them.
 /// 2. `CheckRun` probes the domain with libcurl (`DomainProbe`), in parallel with the other checks.
