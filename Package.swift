@@ -323,7 +323,8 @@ let package = Package(
         .executableTarget(
             name: "aasa-bench",
             dependencies: [
-                "AASA", "BenchmarkSupport", "HTTPEngine", "MonitorDaemon", "MonitorCheck", "MonitorCore", "MonitorEndpoint",
+                "AASA", "BenchmarkSupport", "HTTPEngine", "MonitorDaemon", "MonitorCheck", "MonitorCore",
+                "MonitorEndpoint",
                 "MonitorEvaluation", "MonitorStatus", "MonitorStore", "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),

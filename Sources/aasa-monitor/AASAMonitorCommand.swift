@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import HTTPEngine
-import MonitorDaemon
 import MonitorCore
+import MonitorDaemon
 import MonitorEvaluation
 
 #if canImport(Glibc)

@@ -1,7 +1,7 @@
 import AppClaims
 import Foundation
-import MonitorDaemon
 import MonitorCheck
+import MonitorDaemon
 
 extension CheckCommand {
     /// The domains and expectations every `--app` file claims. A file that cannot be read is a usage error (exit 2)

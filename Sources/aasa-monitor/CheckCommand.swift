@@ -2,9 +2,9 @@ import AASA
 import ArgumentParser
 import Foundation
 import HTTPEngine
-import MonitorDaemon
 import MonitorCheck
 import MonitorCore
+import MonitorDaemon
 import MonitorEvaluation
 
 /// `aasa-monitor check DOMAIN...`: will universal links work for these domains, on Apple's copy, right now?

@@ -1,6 +1,6 @@
 import Foundation
-import MonitorDaemon
 import MonitorCheck
+import MonitorDaemon
 import Synchronization
 
 /// `check`'s progress (`CheckProgress`) on standard error while the domains are checked: one line, rewritten in

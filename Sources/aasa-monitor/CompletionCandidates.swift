@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
-import MonitorDaemon
 import MonitorCheck
 import MonitorCore
+import MonitorDaemon
 import MonitorEvaluation
 
 /// What the shells complete beyond files and fixed words: names that live in the configuration.

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
-import MonitorDaemon
 import MonitorCheck
 import MonitorCore
+import MonitorDaemon
 import MonitorEvaluation
 
 /// `aasa-monitor config check [--config FILE]`: is this configuration valid, and what does it watch.

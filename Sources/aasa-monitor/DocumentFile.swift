@@ -1,8 +1,8 @@
 import AASA
 import Foundation
-import MonitorDaemon
 import MonitorCheck
 import MonitorCore
+import MonitorDaemon
 import MonitorEvaluation
 
 #if canImport(Glibc)

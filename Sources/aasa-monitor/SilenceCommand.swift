@@ -1,8 +1,8 @@
 import AASA
 import ArgumentParser
 import Foundation
-import MonitorDaemon
 import MonitorCore
+import MonitorDaemon
 import MonitorEvaluation
 import MonitorStatus
 import MonitorStore

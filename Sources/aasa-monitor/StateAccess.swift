@@ -1,6 +1,6 @@
 import Foundation
-import MonitorDaemon
 import MonitorCheck
+import MonitorDaemon
 import MonitorStore
 
 /// How the operator commands (`silence`, `outbox`) reach the daemon's database: never by making a state that no

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
-import MonitorDaemon
 import MonitorCheck
 import MonitorCore
+import MonitorDaemon
 import MonitorEvaluation
 import MonitorStatus
 import MonitorStore

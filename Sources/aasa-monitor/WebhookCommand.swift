@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import MonitorDaemon
 import MonitorCore
+import MonitorDaemon
 import MonitorEvaluation
 
 /// `aasa-monitor webhook …`: commands about webhooks.

@@ -1,8 +1,8 @@
 import Foundation
 import HTTPEngine
-import MonitorDaemon
 import MonitorCheck
 import MonitorCore
+import MonitorDaemon
 import TestSupport
 
 /// `aasa-bench daemon bare-fleet <domains> <port> <ca-file> <concurrency>`: the limit of issue 24, against nginx.

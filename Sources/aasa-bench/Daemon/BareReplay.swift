@@ -1,9 +1,9 @@
 import BenchmarkSupport
 import Foundation
 import HTTPEngine
-import MonitorDaemon
 import MonitorCheck
 import MonitorCore
+import MonitorDaemon
 import TestSupport
 
 /// `aasa-bench daemon bare <url-file> <port> <ca-file> <concurrency> <burst|paced>`: the limit the daemon is

@@ -1,6 +1,6 @@
 import Foundation
-import MonitorDaemon
 import MonitorCore
+import MonitorDaemon
 import MonitorEndpoint
 import MonitorEvaluation
 import MonitorStatus

@@ -1,8 +1,8 @@
 import Foundation
 import HTTPEngine
-import MonitorDaemon
 import MonitorCheck
 import MonitorCore
+import MonitorDaemon
 import TestSupport
 
 /// `aasa-bench engine fleet <n> <h2|h1> <port> <ca-file> <concurrency> [like-check]`: fetches `n` URLs from `n/4`

@@ -2,9 +2,9 @@ import AASA
 import EndToEndSlot
 import Foundation
 import HTTPEngine
-import MonitorDaemon
 import MonitorCheck
 import MonitorCore
+import MonitorDaemon
 import MonitorEvaluation
 import TestSupport
 import Testing

@@ -1,7 +1,7 @@
 import EndToEndSlot
 import Foundation
-import MonitorDaemon
 import MonitorCheck
+import MonitorDaemon
 import TestSupport
 import Testing
 

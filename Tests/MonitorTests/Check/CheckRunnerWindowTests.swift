@@ -1,9 +1,9 @@
 import EndToEndSlot
 import Foundation
 import HTTPEngine
-import MonitorDaemon
 import MonitorCheck
 import MonitorCore
+import MonitorDaemon
 import MonitorEvaluation
 import Synchronization
 import TestSupport

@@ -1,7 +1,7 @@
 import Foundation
 import HTTPEngine
-import MonitorDaemon
 import MonitorCheck
+import MonitorDaemon
 import TestSupport
 
 /// Many fixture origins and a fake Apple CDN, each domain behaving one way, for end-to-end `check` tests.

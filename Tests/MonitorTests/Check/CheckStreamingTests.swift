@@ -1,8 +1,8 @@
 import EndToEndSlot
 import Foundation
-import MonitorDaemon
 import MonitorCheck
 import MonitorCore
+import MonitorDaemon
 import MonitorEvaluation
 import TestSupport
 import Testing

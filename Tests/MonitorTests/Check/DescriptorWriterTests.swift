@@ -1,6 +1,6 @@
 import Foundation
-import MonitorDaemon
 import MonitorCheck
+import MonitorDaemon
 import Synchronization
 import Testing
 

@@ -1,6 +1,6 @@
 import Foundation
-import MonitorDaemon
 import MonitorCheck
+import MonitorDaemon
 import Testing
 
 @Suite("state directory: the override, the configured directory and the per-user fallback")

@@ -3,8 +3,8 @@ import MonitorCore
 import MonitorEvaluation
 import Testing
 
-@testable import MonitorDaemon
 @testable import MonitorCheck
+@testable import MonitorDaemon
 
 /// What a check tells the core about this process's resources: whether a fetch failed, and the last shortage seen.
 /// The core's rule (a failed check overlapping a shortage is discarded) is in DaemonCoreTests (`shortageOver`).

@@ -1,7 +1,7 @@
 import Foundation
 import HTTPEngine
-import MonitorDaemon
 import MonitorCore
+import MonitorDaemon
 import MonitorEvaluation
 import MonitorStore
 import Testing

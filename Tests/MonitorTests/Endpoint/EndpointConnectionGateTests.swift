@@ -2,8 +2,8 @@ import Logging
 import Synchronization
 import Testing
 
-@testable import MonitorDaemon
 @testable import MonitorCheck
+@testable import MonitorDaemon
 @testable import MonitorEndpoint
 
 /// The endpoint accepts a connection only while the process keeps its descriptor reserve (issue 26 §1), and is

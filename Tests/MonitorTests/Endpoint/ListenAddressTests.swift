@@ -1,5 +1,5 @@
-import MonitorDaemon
 import MonitorCore
+import MonitorDaemon
 import MonitorEvaluation
 import Testing
 

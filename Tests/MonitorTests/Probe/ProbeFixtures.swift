@@ -1,7 +1,7 @@
 import Foundation
 import HTTPEngine
-import MonitorDaemon
 import MonitorCheck
+import MonitorDaemon
 import TestSupport
 
 /// An origin fixture server and a fake Apple CDN, wired to a `DomainProbe` through connect-to rules.

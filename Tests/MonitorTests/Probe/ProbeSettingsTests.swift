@@ -1,6 +1,6 @@
 import HTTPEngine
-import MonitorDaemon
 import MonitorCheck
+import MonitorDaemon
 import Testing
 
 @Suite("Probe settings")

@@ -1,8 +1,8 @@
 import AASA
 import EndToEndSlot
 import Foundation
-import MonitorDaemon
 import MonitorCore
+import MonitorDaemon
 import MonitorEndpoint
 import MonitorEvaluation
 import MonitorStore

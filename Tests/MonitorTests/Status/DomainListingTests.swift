@@ -1,6 +1,6 @@
 import Foundation
-import MonitorDaemon
 import MonitorCore
+import MonitorDaemon
 import MonitorEvaluation
 import MonitorStore
 import Testing

@@ -1,7 +1,7 @@
 import EndToEndSlot
 import Foundation
-import MonitorDaemon
 import MonitorCore
+import MonitorDaemon
 import MonitorEvaluation
 import TestSupport
 import Testing

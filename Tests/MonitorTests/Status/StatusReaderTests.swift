@@ -1,7 +1,7 @@
 import AASA
 import Foundation
-import MonitorDaemon
 import MonitorCore
+import MonitorDaemon
 import MonitorEvaluation
 import MonitorStatus
 import MonitorStore

@@ -1,8 +1,8 @@
 import AASA
 import Foundation
 import GRDB
-import MonitorDaemon
 import MonitorCore
+import MonitorDaemon
 import MonitorEvaluation
 import MonitorStore
 import Testing

@@ -2,8 +2,8 @@ import AASA
 import Crypto
 import Foundation
 import GRDB
-import MonitorDaemon
 import MonitorCore
+import MonitorDaemon
 import MonitorEvaluation
 import MonitorStore
 import Testing

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
-import MonitorDaemon
 import MonitorCore
+import MonitorDaemon
 import MonitorStore
 import Testing
 
