@@ -1,4 +1,5 @@
 import AASA
+import TestSupport
 import Testing
 
 @Suite("Canonical form and hash")

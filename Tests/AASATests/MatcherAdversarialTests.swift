@@ -1,4 +1,5 @@
 import AASA
+import TestSupport
 import Testing
 
 /// The automaton against a plain backtracking reference on small random patterns, and adversarial inputs that

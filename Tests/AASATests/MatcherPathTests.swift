@@ -1,4 +1,5 @@
 import AASA
+import TestSupport
 import Testing
 
 @Suite("Path matching follows Apple's rules P1–P6")

@@ -2,22 +2,11 @@ import AASA
 import Foundation
 import MonitorCore
 import MonitorEvaluation
+import TestSupport
 import Testing
 
 @Suite("Monitor events and their IDs")
 struct MonitorEventTests {
-    /// SplitMix64: a seeded generator so IDs are reproducible in tests.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var value = state
-            value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-            return value ^ (value >> 31)
-        }
-    }
-
     @Test("event IDs are evt_ and a 26-character ULID: reproducible with a seed, ordered by time")
     func eventIDs() {
         var generator = SeededGenerator(state: 42)

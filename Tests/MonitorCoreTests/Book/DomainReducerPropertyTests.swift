@@ -1,6 +1,7 @@
 import Foundation
 import MonitorCore
 import MonitorEvaluation
+import TestSupport
 import Testing
 
 /// The reducer under random sequences of checks, failed journal appends, silences and policy changes (as
@@ -8,18 +9,6 @@ import Testing
 @Suite("domain reducer: random sequences")
 struct DomainReducerPropertyTests {
     static let webhook = WebhookConfiguration(name: "hook", url: "https://hooks.example.test/in")
-
-    /// SplitMix64: a seed names a sequence exactly, on every platform.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     static func run(seed: UInt64, steps: Int, withSilences: Bool) -> ReducerSimulation {
         var random = SeededGenerator(state: seed)

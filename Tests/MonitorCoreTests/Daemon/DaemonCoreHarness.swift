@@ -2,23 +2,12 @@ import AASA
 import Foundation
 import MonitorCore
 import MonitorEvaluation
+import TestSupport
 
 /// A `DaemonCore` driven by hand: a clock moved by the test, a seeded generator, no jitter, no start-up window, and
 /// silences read once at start unless a test says otherwise.
 /// It keeps the jobs started and the batches appended, so a test answers them as the executor would.
 struct CoreHarness {
-    /// SplitMix64: a seed names a sequence exactly, on every platform.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// What a hand-made check saw.
     enum Outcome {
         case healthy
