@@ -9,15 +9,15 @@ import MonitorStore
 import ServiceLifecycle
 
 /// `aasa-monitor run`: the long-running monitor, from loading the configuration to a clean stop.
-public enum Daemon {
+package enum Daemon {
     /// What the command line decides.
-    public struct Options: Sendable {
-        public var configPath: String
-        public var stateDirectoryOverride: String?
-        public var environment: [String: String]
-        public var logLevel: Logger.Level
+    package struct Options: Sendable {
+        package var configPath: String
+        package var stateDirectoryOverride: String?
+        package var environment: [String: String]
+        package var logLevel: Logger.Level
 
-        public init(
+        package init(
             configPath: String, stateDirectoryOverride: String?, environment: [String: String],
             logLevel: Logger.Level = .info
         ) {
@@ -35,7 +35,7 @@ public enum Daemon {
     /// Start-up order: configuration (with every file and variable it refers to), state directory, store, HTTP
     /// engine, then the service group; `READY=1` and the `ready` line wait until the endpoint is listening, and no
     /// domain is checked before that.
-    public static func run(_ options: Options, logger: Logger) async -> Int32 {
+    package static func run(_ options: Options, logger: Logger) async -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         // A reload requested before the reload service traps SIGHUP must not kill the daemon (the default action).
         signal(SIGHUP, SIG_IGN)

@@ -11,26 +11,26 @@ import Synchronization
 /// so every line would land in the journal as `info`. On a terminal (`prefixes: false`) each line starts with the
 /// time (UTC, as every date the tool prints) and the level spelled out: nothing else would date it there.
 /// Fields are `key=value` with stable keys; repeated lines of one kind are held back by `LogRateLimiter`.
-public struct JournalLogHandler: LogHandler {
-    public var metadata: Logger.Metadata = [:]
-    public var logLevel: Logger.Level
+package struct JournalLogHandler: LogHandler {
+    package var metadata: Logger.Metadata = [:]
+    package var logLevel: Logger.Level
     private let label: String
     private let prefixes: Bool
     /// One limiter for the process, and its lock also keeps lines from interleaving.
     private static let output = Mutex(LogRateLimiter())
 
-    public init(label: String, level: Logger.Level = .info, prefixes: Bool) {
+    package init(label: String, level: Logger.Level = .info, prefixes: Bool) {
         self.label = label
         self.logLevel = level
         self.prefixes = prefixes
     }
 
-    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
-    public func log(event: LogEvent) {
+    package func log(event: LogEvent) {
         var fields = metadata
         if let extra = event.metadata { fields.merge(extra) { _, new in new } }
         let values = fields.mapValues { "\($0)" }
@@ -55,7 +55,7 @@ public struct JournalLogHandler: LogHandler {
 
     /// Writes the counts of lines still held back; the daemon calls it last, so a flood just before the stop is
     /// still counted in the journal.
-    public static func flush() {
+    package static func flush() {
         // The same rule as `bootstrap`: the time only where journald does not add it.
         let time = ProcessInfo.processInfo.environment["JOURNAL_STREAM"] == nil ? RFC3339.string(Date()) + " " : ""
         output.withLock { limiter in
@@ -91,7 +91,7 @@ public struct JournalLogHandler: LogHandler {
     }
 
     /// Bootstraps swift-log once: priority prefixes when journald reads the output (`JOURNAL_STREAM` is set).
-    public static func bootstrap(level: Logger.Level, environment: [String: String]) {
+    package static func bootstrap(level: Logger.Level, environment: [String: String]) {
         let prefixes = environment["JOURNAL_STREAM"] != nil
         LoggingSystem.bootstrap { label in JournalLogHandler(label: label, level: level, prefixes: prefixes) }
     }

@@ -8,22 +8,22 @@ import Foundation
 /// an attempt number, a delivery id, a timestamp or an error's wording (libcurl puts elapsed milliseconds in its
 /// texts) are the same problem. A domain's name or a webhook's name is not volatile, so one domain's trouble never
 /// hides another's. The count of held-back lines is written by the next log call after the window ended.
-public struct LogRateLimiter: Sendable {
+package struct LogRateLimiter: Sendable {
     /// Lines of one kind written per window.
-    public var burst: Int
+    package var burst: Int
     /// The window's length in seconds.
-    public var window: TimeInterval
+    package var window: TimeInterval
     private var entries: [String: Entry] = [:]
     private var lastSweep = Date.distantPast
 
     /// Fields that differ between occurrences of one problem.
-    public static let volatileFields: Set<String> = [
+    package static let volatileFields: Set<String> = [
         "attempt", "delivery_id", "next_attempt", "error", "duration", "retry_in", "count", "event", "status",
     ]
 
     /// The kind of a line: what stays the same while one problem recurs. A line about a webhook is about its
     /// receiver, so its domain is volatile too: fifty domains' alerts failing at one dead receiver are one problem.
-    public static func kind(label: String, level: String, message: String, fields: [String: String]) -> String {
+    package static func kind(label: String, level: String, message: String, fields: [String: String]) -> String {
         let ignored = fields["webhook"] == nil ? volatileFields : volatileFields.union(["domain"])
         let stable = fields.filter { !ignored.contains($0.key) }.sorted { $0.key < $1.key }
         return ([label, level, message] + stable.map { "\($0.key)=\($0.value)" }).joined(separator: "\u{1F}")
@@ -43,7 +43,7 @@ public struct LogRateLimiter: Sendable {
         }
     }
 
-    public init(burst: Int = 5, window: TimeInterval = 60) {
+    package init(burst: Int = 5, window: TimeInterval = 60) {
         self.burst = max(1, burst)
         self.window = max(1, window)
     }
@@ -52,7 +52,7 @@ public struct LogRateLimiter: Sendable {
     ///
     /// - Parameter summary: the line that reports held-back lines of this kind: the count goes between `head`
     ///   (label and message) and `tail` (the fields).
-    public mutating func admit(
+    package mutating func admit(
         kind: String, summary: @autoclosure () -> (head: String, tail: String), now: Date
     ) -> (write: Bool, summaries: [String]) {
         var summaries = sweep(now: now)
@@ -70,7 +70,7 @@ public struct LogRateLimiter: Sendable {
     }
 
     /// Ends every window now (at exit): the held-back counts, so none is lost with the process.
-    public mutating func drain() -> [String] {
+    package mutating func drain() -> [String] {
         defer { entries.removeAll() }
         return entries.values.filter { $0.count > burst }.map { $0.summaryLine(burst: burst) }
     }

@@ -6,14 +6,14 @@ import Foundation
 /// checked, and only a busy port stopped it, after it had opened the database). The kernel drops the lock when the
 /// process ends however it ends, SIGKILL included, so a stale lock never blocks a restart. The file holds the
 /// holder's pid, so the refusal can name it.
-public final class StateDirectoryLock: Sendable {
+package final class StateDirectoryLock: Sendable {
     /// The lock file's name inside the state directory.
-    public static let fileName = "daemon.lock"
+    package static let fileName = "daemon.lock"
 
     private let descriptor: Int32
 
     /// Takes the lock on `directory`, or throws naming the daemon that holds it.
-    public init(directory: String) throws(StateDirectoryLockError) {
+    package init(directory: String) throws(StateDirectoryLockError) {
         let path = (directory as NSString).appendingPathComponent(Self.fileName)
         // Readable by all (it holds a pid), so a lock left by another user (a from-source run as root) can still be
         // taken read-only: the database's own check then names the files to hand over (`UnwritableState`).
@@ -53,7 +53,7 @@ public final class StateDirectoryLock: Sendable {
 }
 
 /// Why the state directory cannot be locked, naming the holder where there is one.
-public struct StateDirectoryLockError: Error, Sendable, CustomStringConvertible {
-    public var message: String
-    public var description: String { message }
+package struct StateDirectoryLockError: Error, Sendable, CustomStringConvertible {
+    package var message: String
+    package var description: String { message }
 }

@@ -16,7 +16,7 @@ import MonitorStore
 /// At-least-once: a delivery is marked only after the receiver answered, so a crash in between sends it again —
 /// with the same `webhook-id`, which receivers use to drop the duplicate. A delivery whose webhook was removed
 /// from the configuration goes to dead letter with that reason.
-public struct OutboxDeliverer: Sendable {
+package struct OutboxDeliverer: Sendable {
     let store: MonitorStore
     let sender: WebhookSender
     let logger: Logger
@@ -24,7 +24,7 @@ public struct OutboxDeliverer: Sendable {
     /// A value in [0, 1) for the backoff's jitter.
     let random: @Sendable () -> Double
     /// The most deliveries in flight at once.
-    public var parallelism = 8
+    package var parallelism = 8
 
     package init(
         store: MonitorStore, transport: any WebhookTransport, logger: Logger, clock: @escaping @Sendable () -> Date,
@@ -38,13 +38,13 @@ public struct OutboxDeliverer: Sendable {
     }
 
     /// What one pass did.
-    public struct Pass: Sendable, Hashable {
+    package struct Pass: Sendable, Hashable {
         /// Deliveries attempted (sent, or failed before sending).
-        public var attempted = 0
+        package var attempted = 0
         /// Attempts whose outcome could not be written: the rows stay as they were, so the loop must wait.
-        public var unrecorded = 0
+        package var unrecorded = 0
         /// The daemon is stopping: the transport was shut down or the task cancelled.
-        public var stopped = false
+        package var stopped = false
     }
 
     /// How one delivery ended, for the pass: `gone` was dropped before its attempt began, and nothing was sent.
@@ -56,7 +56,7 @@ public struct OutboxDeliverer: Sendable {
     static let sendingMargin: TimeInterval = 10
 
     /// Sends what is due now, at most `parallelism` at once; throws only when the outbox cannot be read.
-    public func deliverDue(webhooks: [WebhookConfiguration], policy: DeliveryPolicy) async throws -> Pass {
+    package func deliverDue(webhooks: [WebhookConfiguration], policy: DeliveryPolicy) async throws -> Pass {
         let due = try await store.dueDeliveries(now: clock(), limit: parallelism)
         var pass = Pass()
         let results = await withTaskGroup(of: Result.self) { group in

@@ -4,19 +4,19 @@ import MonitorCore
 import MonitorEvaluation
 
 /// `webhook test`: one sample event per webhook, rendered, signed and sent by the same code as every delivery.
-public enum WebhookTester {
+package enum WebhookTester {
     /// What one receiver answered.
-    public struct Result: Sendable {
-        public var webhook: String
-        public var delivered: Bool
+    package struct Result: Sendable {
+        package var webhook: String
+        package var delivered: Bool
         /// `ops (standard): answered 200 (2 bytes) [webhook-id msg_…]` — one line for a person; the webhook is named by
         /// its name, and nothing of its URL but `scheme://host/…` is shown: the URL may be the secret.
-        public var line: String
+        package var line: String
     }
 
     /// Sends a `test` event to each webhook with a new engine, one after the other; `domains` are the configured
     /// ones, in the configuration's order (see `domain(for:configured:)`).
-    public static func send(
+    package static func send(
         to webhooks: [WebhookConfiguration], domains: [String] = [], now: Date
     ) async throws -> [Result] {
         try await withCurlEngine { engine in
@@ -27,13 +27,13 @@ public enum WebhookTester {
     /// The domain a webhook's test event is about: the first configured domain the webhook hears of, so a receiver
     /// that routes or filters by domain treats the test as it will treat real events (a test about `example.com`
     /// said nothing about that); `example.com` only when the configuration has no domain for it.
-    public static func domain(for webhook: WebhookConfiguration, configured: [String]) -> String {
+    package static func domain(for webhook: WebhookConfiguration, configured: [String]) -> String {
         configured.first { webhook.domains?.contains($0) ?? true } ?? webhook.domains?.sorted().first ?? "example.com"
     }
 
     /// Sends a `test` event to each webhook through `transport`. Every failure is a result, never a thrown error:
     /// a thrown error's text could carry the URL.
-    public static func send(
+    package static func send(
         to webhooks: [WebhookConfiguration], domains: [String] = [], through transport: any WebhookTransport,
         now: Date
     ) async -> [Result] {

@@ -4,7 +4,7 @@ import HTTPEngine
 ///
 /// The daemon passes its `CurlEngine`; tests pass a script of answers and failures, so every path from a failure
 /// kind to an outbox row runs without a network and with an injected clock.
-public protocol WebhookTransport: Sendable {
+package protocol WebhookTransport: Sendable {
     /// Performs `request`; throws `HTTPFailure`, `HTTPEngineError` or `CancellationError` as `CurlEngine` does.
     func perform(_ request: HTTPRequest) async throws -> HTTPResponse
 }

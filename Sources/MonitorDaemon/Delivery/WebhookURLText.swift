@@ -3,10 +3,10 @@ import Foundation
 /// How a webhook URL may appear in text: the URL of a chat webhook is its credential (a Slack token is its path,
 /// some receivers take it in the query), so only its scheme and host are ever shown, and text that came back
 /// from libcurl or the receiver has every part of the URL that could carry the token cut out.
-public enum WebhookURLText {
+package enum WebhookURLText {
     /// `https://hooks.slack.com/…`: scheme and host (and a port other than the default), never path, query or
     /// user information.
-    public static func shown(_ url: String) -> String {
+    package static func shown(_ url: String) -> String {
         guard let components = URLComponents(string: url), let scheme = components.scheme,
             let host = components.host, !host.isEmpty
         else { return "(webhook URL not shown)" }
@@ -18,7 +18,7 @@ public enum WebhookURLText {
     /// `text` with the URL shown as `shown(url)`, and its path, query, user information and every long path segment or query value
     /// (where tokens live) replaced by `…`, so an error message or an answer body that echoes the URL cannot
     /// carry the token into a log line or the database.
-    public static func scrub(_ text: String, url: String) -> String {
+    package static func scrub(_ text: String, url: String) -> String {
         var secrets: [String] = []
         if let components = URLComponents(string: url) {
             let path = components.percentEncodedPath

@@ -1,5 +1,5 @@
 /// One state change the daemon reports to systemd through `sd_notify` (sd_notify(3), "Well-known assignments").
-public enum SystemdNotification: Sendable, Hashable {
+package enum SystemdNotification: Sendable, Hashable {
     /// Start-up is finished; with `Type=notify`, systemd considers the unit started only now.
     case ready
     /// A one-line, human-readable status that `systemctl status` shows.

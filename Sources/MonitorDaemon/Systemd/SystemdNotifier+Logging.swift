@@ -3,7 +3,7 @@ import Logging
 extension SystemdNotifier {
     /// Sends the notifications and logs a failure as a warning instead of throwing: the daemon's normal way to
     /// notify, since a lost status line must never stop monitoring.
-    public func send(_ notifications: SystemdNotification..., reportingFailuresTo logger: Logger) {
+    package func send(_ notifications: SystemdNotification..., reportingFailuresTo logger: Logger) {
         do {
             try send(notifications)
         } catch {

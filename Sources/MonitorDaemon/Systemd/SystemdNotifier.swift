@@ -23,7 +23,7 @@ import Foundation
 /// try notifier.send(.ready, .status("watching 12 domains"))
 /// if let period = notifier.watchdogInterval { /* send .watchdog every `period` while making progress */ }
 /// ```
-public struct SystemdNotifier: Sendable {
+package struct SystemdNotifier: Sendable {
     /// Where `NOTIFY_SOCKET` points.
     enum Destination: Sendable, Hashable {
         case path(String)
@@ -36,10 +36,10 @@ public struct SystemdNotifier: Sendable {
 
     /// How often to send `.watchdog`: half of systemd's `WATCHDOG_USEC`, as sd_watchdog_enabled(3) recommends, or
     /// `nil` when the watchdog is off or meant for another process (`WATCHDOG_PID` is not ours).
-    public let watchdogInterval: Duration?
+    package let watchdogInterval: Duration?
 
     /// Reads `NOTIFY_SOCKET`, `WATCHDOG_USEC` and `WATCHDOG_PID` from the given environment.
-    public init(
+    package init(
         environment: [String: String] = ProcessInfo.processInfo.environment,
         processID: Int32 = getpid()
     ) {
@@ -48,15 +48,15 @@ public struct SystemdNotifier: Sendable {
     }
 
     /// Whether there is a systemd to talk to; when `false`, `send` does nothing.
-    public var isEnabled: Bool { destination != nil }
+    package var isEnabled: Bool { destination != nil }
 
     /// Sends the notifications in one datagram, so systemd sees them together (for example `STATUS` with `READY`).
-    public func send(_ notifications: SystemdNotification...) throws(SystemdNotifyError) {
+    package func send(_ notifications: SystemdNotification...) throws(SystemdNotifyError) {
         try send(notifications)
     }
 
     /// Sends the notifications in one datagram; does nothing when `NOTIFY_SOCKET` is unset or the list is empty.
-    public func send(_ notifications: [SystemdNotification]) throws(SystemdNotifyError) {
+    package func send(_ notifications: [SystemdNotification]) throws(SystemdNotifyError) {
         guard let destination, !notifications.isEmpty else { return }
         let lines = notifications.flatMap { $0.assignments(monotonicMicroseconds: Self.monotonicMicroseconds) }
         try DatagramSender.send(Array((lines.joined(separator: "\n") + "\n").utf8), to: destination)

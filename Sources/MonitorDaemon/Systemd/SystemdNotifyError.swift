@@ -1,15 +1,15 @@
 /// Why a notification could not reach systemd; reported (logged), never fatal: the daemon works without systemd.
-public struct SystemdNotifyError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct SystemdNotifyError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The socket named by `NOTIFY_SOCKET`, as given.
-    public var socket: String
+    package var socket: String
     /// The failed step, for example `socket`, `sendto` or `address`.
-    public var operation: String
+    package var operation: String
     /// The `errno` value, or 0 when the failure is not a system call's.
-    public var errno: Int32
+    package var errno: Int32
     /// What went wrong, in words.
-    public var message: String
+    package var message: String
 
-    public var description: String {
+    package var description: String {
         "sd_notify to \(socket) failed in \(operation): \(message)" + (errno == 0 ? "" : " (errno \(errno))")
     }
 }
