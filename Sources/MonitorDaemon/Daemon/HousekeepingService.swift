@@ -43,7 +43,8 @@ struct HousekeepingService: Service {
         var lastWatchdog = ContinuousClock.now
         let watchdog = notifier.watchdogInterval
         var lastBeat = ContinuousClock.now - heartbeatPeriod
-        var storeFaultTold = false
+        /// `nil` until the first pass: a `monitor.store` restored from the journal is cleared once the store commits.
+        var storeFaultTold: Bool?
         while !Task.isCancelledOrShuttingDown {
             let now = clock()
             if ContinuousClock.now - lastBeat >= heartbeatPeriod {
@@ -118,17 +119,17 @@ struct HousekeepingService: Service {
 
     /// `monitor.store` fires in memory while the store cannot commit (`/healthz` and the status line show it), and
     /// also for a failure it has already recovered from; once it commits again, the core writes the firing and its
-    /// resolution together, so webhooks learn how long it lasted. `told`: the core was told of a failure not yet
-    /// cleared. Clearing is told at every pass while the store commits (the core ignores it when nothing is
-    /// active): a `monitor.store` restored from the journal at start resolves too.
-    private func trackStoreCondition(now: Date, told: inout Bool) {
+    /// resolution together, so webhooks learn how long it lasted. `told`: whether the core was last told of a
+    /// failure (true) or of its end (false); `nil` before the first pass, so a `monitor.store` restored from the
+    /// journal at start is cleared once. Each change is told once: the core's own retry pace stays in force.
+    private func trackStoreCondition(now: Date, told: inout Bool?) {
         let unseen = store.health.takeUnseenFailure()
         let trouble =
             DaemonHealth.storeTrouble(store.health.status)
             ?? unseen.map {
                 "monitor.store: the state database could not commit at \(RFC3339.string($0.since)): \($0.reason)"
             }
-        if let trouble, !told {
+        if let trouble, told != true {
             logger.critical("\(trouble)")
             executor.send(.fault(.store, message: trouble + "; checks are not recorded meanwhile", now: now))
             told = true
@@ -137,7 +138,8 @@ struct HousekeepingService: Service {
         guard case .committing = store.health.status,
             unseen == nil || (store.health.lastCommit.map { $0 > unseen!.since } ?? false)
         else { return }
-        if told { logger.notice("the state database commits again") }
+        guard told != false else { return }
+        if told == true { logger.notice("the state database commits again") }
         told = false
         executor.send(.faultCleared(.store, now: now))
     }
