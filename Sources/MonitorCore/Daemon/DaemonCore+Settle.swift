@@ -85,13 +85,15 @@ extension DaemonCore {
         return JournalBatch(items: items)
     }
 
-    /// Whether checks are due and a slot is free. Checks due within `batchSlack` start with this batch: one
-    /// wake-up for all of them, not one each.
+    /// Whether a check has come due and a slot is free. Only then do the checks due within `batchSlack` start
+    /// with it: one wake-up for all of them, not one each. An event between wake-ups (a check reported, a batch
+    /// committed) starts nothing early: at 100,000 domains that trickle of small starts cost ~10% more CPU per
+    /// check than bursts at the planned wake-ups.
     private func checksDue(now: Date) -> Bool {
         guard phase == .running, inFlight.count < configuration.http.concurrency, let first = plan.nextWake else {
             return false
         }
-        return first <= now.addingTimeInterval(batchSlack)
+        return first <= now
     }
 
     /// The checks to start now: at most the configured concurrency in flight, never two of one domain.

@@ -334,6 +334,28 @@ struct DaemonCoreTests {
         #expect(h.end("a.test", .failed(reason: "read"), at: 4) == [.log("not recorded a.test"), .sleep(64)])
     }
 
+    @Test("checks due within the batch slack start together at the planned wake-up, not one by one at other events")
+    func startsInBursts() throws {
+        // Interval 60 s: the slack is 0.6 s. b.test is due at 10.3 s and c.test at 10.5 s; d.test at 20 s.
+        func entry(_ domain: String, checked seconds: Double) -> BookEntry {
+            BookEntry(
+                state: DomainState(
+                    domain: domain, verdict: .ready, verdictSince: H.t(seconds), lastCheck: H.t(seconds),
+                    lastDuration: 0.1))
+        }
+        var h = H(
+            try H.configuration(["a.test", "b.test", "c.test", "d.test"]),
+            book: [
+                "a.test": entry("a.test", checked: -60), "b.test": entry("b.test", checked: -49.7),
+                "c.test": entry("c.test", checked: -49.5), "d.test": entry("d.test", checked: -40),
+            ])
+        #expect(h.begin().contains(.start(["a.test"])))
+        // a.test's report and commit come 0.3 s before b.test is due: neither starts b.test early.
+        #expect(h.report("a.test", .healthy, at: 10) == [.append([.check(1, "a.test")]), .sleep(10.3)])
+        #expect(h.commit(1, at: 10.1) == [.log("committed a.test")])
+        #expect(h.tick(10.3) == [.start(["b.test", "c.test"]), .sleep(20)])
+    }
+
     @Test("checks start with silences read at most silence_refresh before; a failed read keeps the last ones")
     func silencesBeforeStart() throws {
         var h = H(try H.configuration(), tunables: DaemonCore.Tunables(jitter: 0, startupWindow: 0))
