@@ -87,8 +87,8 @@ extension DaemonCore {
 
     /// Whether a check has come due and a slot is free. Only then do the checks due within `batchSlack` start
     /// with it: one wake-up for all of them, not one each. An event between wake-ups (a check reported, a batch
-    /// committed) starts nothing early: at 100,000 domains that trickle of small starts cost ~10% more CPU per
-    /// check than bursts at the planned wake-ups.
+    /// committed) starts nothing early: at 100,000 domains that trickle of one or two starts per event cost 4.16 and
+    /// 3.93 ms of CPU per check where bursts at the planned wake-ups cost 3.71 and 3.87 (`aasa-bench daemon`).
     private func checksDue(now: Date) -> Bool {
         guard phase == .running, inFlight.count < configuration.http.concurrency, let first = plan.nextWake else {
             return false
