@@ -48,6 +48,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         .target(
@@ -111,6 +112,20 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // For SQLite's own result codes and `sqlite3_*` calls GRDB does not wrap (full disk, file checks).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
+            swiftSettings: strict
+        ),
+        // The cluster's shared store on PostgreSQL (issue 34): domain leases and fencing, the outbox's claims,
+        // silences and the nodes' liveness, judged by the database's clock. Only its tests link it so far: neither
+        // the daemon nor the fuzz targets compile PostgresNIO until a configuration can choose this store.
+        .target(
+            name: "MonitorPostgres",
+            dependencies: [
+                "MonitorCore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             swiftSettings: strict
         ),
@@ -298,6 +313,13 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Against a real PostgreSQL 15 server each run starts for itself (Debian's postgresql-15; see PostgresServer).
+        .testTarget(
+            name: "MonitorPostgresTests",
+            dependencies: [
+                "MonitorPostgres", "MonitorCore", .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict),
         .testTarget(
             name: "HTTPEngineTests", dependencies: ["HTTPEngine", "TestSupport", "EndToEndSlot"], swiftSettings: strict),
         // `swift package --allow-writing-to-package-directory build-deb`: the Debian package, built in .build-deb/.

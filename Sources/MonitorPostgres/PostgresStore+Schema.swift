@@ -1,0 +1,102 @@
+import PostgresNIO
+
+/// The schema, created and migrated by the daemon as SQLite's is: each migration runs once, in order, under a
+/// transaction-scoped advisory lock so that two nodes starting together do not both apply it.
+extension PostgresStore {
+    /// The migrations in order; the schema's version is how many have run.
+    static let migrations: [[String]] = [
+        [
+            """
+            CREATE TABLE nodes (
+                name text PRIMARY KEY,
+                started_at timestamptz NOT NULL,
+                seen_at timestamptz NOT NULL
+            )
+            """,
+            // One row per watched domain. owner/epoch/lease_until: who checks it now and until when (database
+            // time); state_version counts the transitions committed, and keys the outbox.
+            """
+            CREATE TABLE domains (
+                domain text PRIMARY KEY,
+                next_due timestamptz NOT NULL,
+                owner text,
+                epoch bigint NOT NULL DEFAULT 0,
+                lease_until timestamptz,
+                state_version bigint NOT NULL DEFAULT 0,
+                checked_by text,
+                checked_at timestamptz,
+                entry bytea
+            )
+            """,
+            "CREATE INDEX domains_next_due ON domains (next_due)",
+            // One row per (transition, webhook). The unique key is what makes an emission happen once, whatever a
+            // node does twice.
+            """
+            CREATE TABLE outbox (
+                id bigserial PRIMARY KEY,
+                domain text NOT NULL,
+                state_version bigint NOT NULL,
+                webhook text NOT NULL,
+                ordinal int NOT NULL,
+                delivery_id text NOT NULL,
+                body bytea NOT NULL,
+                created_at timestamptz NOT NULL DEFAULT now(),
+                next_attempt timestamptz NOT NULL DEFAULT now(),
+                attempts int NOT NULL DEFAULT 0,
+                claimed_by text,
+                claimed_until timestamptz,
+                delivered_at timestamptz,
+                delivered_by text,
+                last_error text,
+                UNIQUE (domain, state_version, webhook, ordinal)
+            )
+            """,
+            "CREATE INDEX outbox_pending ON outbox (webhook, domain, id) WHERE delivered_at IS NULL",
+            """
+            CREATE TABLE silences (
+                id text PRIMARY KEY,
+                starts_at timestamptz NOT NULL,
+                ends_at timestamptz NOT NULL,
+                body bytea NOT NULL
+            )
+            """,
+        ]
+    ]
+
+    /// The schema version this binary writes.
+    static var schemaVersion: Int { migrations.count }
+
+    /// Checks that the database can be reached and logged into, then creates or upgrades the schema; refuses a
+    /// database a newer binary has upgraded.
+    package func migrate() async throws(PostgresStoreError) {
+        try await verifyConnection()
+        let migrations = Self.migrations
+        let known = Self.schemaVersion
+        let logger = self.logger
+        let found = try await transaction("migrating the schema") { connection -> Int in
+            // Any constant: both nodes of a cluster take the same lock, only for this transaction.
+            try await connection.query("SELECT pg_advisory_xact_lock(7365243411)", logger: logger)
+            try await connection.query(
+                "CREATE TABLE IF NOT EXISTS schema_version (version int NOT NULL)", logger: logger)
+            var version = 0
+            for try await (value) in try await connection.query(
+                "SELECT version FROM schema_version", logger: logger
+            ).decode(Int.self) {
+                version = value
+            }
+            guard version <= migrations.count else { return version }
+            if version == 0 {
+                try await connection.query("INSERT INTO schema_version VALUES (0)", logger: logger)
+            }
+            for migration in migrations.dropFirst(version) {
+                for statement in migration {
+                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                }
+            }
+            try await connection.query(
+                "UPDATE schema_version SET version = \(migrations.count)", logger: logger)
+            return version
+        }
+        if found > known { throw .schemaTooNew(found: found, known: known) }
+    }
+}
