@@ -317,7 +317,7 @@ let package = Package(
         .testTarget(
             name: "MonitorPostgresTests",
             dependencies: [
-                "MonitorPostgres", "MonitorCore", .product(name: "Logging", package: "swift-log"),
+                "MonitorPostgres", "MonitorCore", "TestSupport", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
         .testTarget(

@@ -1,5 +1,6 @@
 import Foundation
 import MonitorPostgres
+import TestSupport
 import Testing
 
 /// A database that does not answer makes a call fail within its deadline, not hang (vapor/postgres-nio #489).
@@ -41,20 +42,7 @@ final class SilentListener: Sendable {
     let port: Int
 
     init() throws {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let ok = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, length) == 0 && listen(descriptor, 16) == 0
-                    && getsockname(descriptor, $0, &length) == 0
-            }
-        }
-        guard ok else { throw ServerError("listen failed: errno \(errno)") }
-        self.descriptor = descriptor
-        port = Int(UInt16(bigEndian: address.sin_port))
+        (descriptor, port) = try LoopbackSocket.bind(listening: true)
     }
 
     func close() { _ = Foundation.close(descriptor) }

@@ -1,6 +1,7 @@
 import Foundation
 import MonitorPostgres
 import Synchronization
+import TestSupport
 
 /// A throwaway PostgreSQL 15 server for this test process: `initdb` in a temporary directory as an unprivileged
 /// user (initdb refuses root, and CI runs as root), a free port on loopback, `fsync=off`, password authentication
@@ -27,7 +28,7 @@ final class PostgresServer: Sendable {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "aasa-pg-\(UUID().uuidString.prefix(8))")
         password = "pw-" + UUID().uuidString.replacingOccurrences(of: "-", with: "")
-        port = try Self.freePort()
+        port = try LoopbackSocket.freePort()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let passwordFile = directory.appendingPathComponent("pwfile")
         try password.write(to: passwordFile, atomically: true, encoding: .utf8)
@@ -180,24 +181,6 @@ final class PostgresServer: Sendable {
         }
     }
 
-    /// A port nothing listens on now: bound to 0 on loopback, read back, closed.
-    private static func freePort() throws -> Int {
-        let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw ServerError("socket() failed: errno \(errno)") }
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0
-            }
-        }
-        guard bound else { throw ServerError("bind() failed: errno \(errno)") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
 }
 
 struct ServerError: Error, CustomStringConvertible {

@@ -193,20 +193,7 @@ public func refusedPort() async throws -> Int {
     // A socket bound and never listening, kept open for the life of the test process: connecting is refused, and
     // no other test's server can take the port meanwhile (a closed port was reused by a parallel server once, and
     // the "refused" connection met its TLS instead).
-    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard descriptor >= 0 else { throw FixtureTimeoutError(waitingFor: "a socket", activity: FixtureActivity()) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = 0
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) { pointer in
-        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
-            bind(descriptor, raw, length) == 0 && getsockname(descriptor, raw, &length) == 0
-        }
-    }
-    guard bound else { throw FixtureTimeoutError(waitingFor: "a bound port", activity: FixtureActivity()) }
-    return Int(UInt16(bigEndian: address.sin_port))
+    try LoopbackSocket.bind(listening: false).port
 }
 
 /// The server's open connections, so shutdown can close them (a never-answering route would keep one open).

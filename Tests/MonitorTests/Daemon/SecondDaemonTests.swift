@@ -41,19 +41,8 @@ struct SecondDaemonTests {
     @Test("a listen address another program holds is named as in use, exit 2")
     func busyPort() async throws {
         // A listening socket of this process takes the port.
-        let holder = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let (holder, port) = try LoopbackSocket.bind(listening: true)
         defer { close(holder) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(holder, $0, length) == 0 && listen(holder, 1) == 0 && getsockname(holder, $0, &length) == 0
-            }
-        }
-        #expect(bound)
-        let port = Int(UInt16(bigEndian: address.sin_port))
         let fixture = try DaemonFixture()
         try await fixture.withServers(domains: [Self.domain]) { origin, cdn, _, ca in
             try fixture.writeConfiguration(domains: [Self.domain], origin: origin, cdn: cdn, caFile: ca, interval: "1h")
