@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -14,25 +15,9 @@ final class StalledListener: Sendable {
     private let accepted = Mutex<[Int32]>([])
 
     init(reply: [UInt8]? = nil) throws {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw ListenerError(step: "socket") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                Glibc.bind(socket, address, length) == 0 && listen(socket, 64) == 0
-                    && getsockname(socket, address, &length) == 0
-            }
-        }
-        guard bound else {
-            Glibc.close(socket)
-            throw ListenerError(step: "bind")
-        }
+        let (socket, port) = try LoopbackSocket.bind(listening: true, backlog: 64)
         self.socket = socket
-        self.port = Int(UInt16(bigEndian: address.sin_port))
+        self.port = port
         Thread.detachNewThread { [self] in
             while true {
                 let connection = accept(socket, nil, nil)

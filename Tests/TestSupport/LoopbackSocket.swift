@@ -7,9 +7,9 @@ public enum LoopbackSocket {
         public var description: String
     }
 
-    /// A socket bound to 127.0.0.1 on a port the system picks, listening (with a backlog of 16) when `listening`;
-    /// the caller closes `descriptor`.
-    public static func bind(listening: Bool) throws -> (descriptor: Int32, port: Int) {
+    /// A socket bound to 127.0.0.1 on a port the system picks, listening with `backlog` when `listening`; the
+    /// caller closes `descriptor`.
+    public static func bind(listening: Bool, backlog: Int32 = 16) throws -> (descriptor: Int32, port: Int) {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw Failure(description: "socket() failed: errno \(errno)") }
         var address = sockaddr_in()
@@ -19,7 +19,7 @@ public enum LoopbackSocket {
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
-                Foundation.bind(descriptor, raw, length) == 0 && (!listening || listen(descriptor, 16) == 0)
+                Foundation.bind(descriptor, raw, length) == 0 && (!listening || listen(descriptor, backlog) == 0)
                     && getsockname(descriptor, raw, &length) == 0
             }
         }
