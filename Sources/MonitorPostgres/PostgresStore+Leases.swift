@@ -53,6 +53,7 @@ extension PostgresStore {
     package func commit(_ commit: LeasedCommit) async throws(PostgresStoreError) -> LeasedCommitResult {
         let node = self.node
         let logger = self.logger
+        // A commit that queues posts is a new state version: its rows are keyed by it.
         let transitions: Int64 = commit.deliveries.isEmpty ? 0 : 1
         return try await transaction("committing the check of \(commit.lease.domain)") { connection in
             let fenced = try await connection.query(

@@ -14,7 +14,7 @@ extension PostgresStore {
             )
             """,
             // One row per watched domain. owner/epoch/lease_until: who checks it now and until when (database
-            // time); state_version counts the transitions committed, and keys the outbox.
+            // time); state_version counts the commits that queued posts, and keys their outbox rows.
             """
             CREATE TABLE domains (
                 domain text PRIMARY KEY,
