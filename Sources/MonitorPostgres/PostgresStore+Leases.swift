@@ -48,8 +48,9 @@ extension PostgresStore {
         return leases.sorted { ($0.due, $0.domain) < ($1.due, $1.domain) }
     }
 
-    /// Writes a check's result and its transitions' posts in one transaction, only while `commit.lease` still
-    /// holds: the fence is the first statement, and when it matches no row nothing else is written.
+    /// Writes a check's result and its transitions' posts in one transaction, only if no claim has taken the domain
+    /// since `commit.lease` (owner and epoch unchanged; a lapsed lease nobody claimed again still commits, as no
+    /// other check of the domain ran). The fence is the first statement; when it matches no row nothing is written.
     package func commit(_ commit: LeasedCommit) async throws(PostgresStoreError) -> LeasedCommitResult {
         let node = self.node
         let logger = self.logger

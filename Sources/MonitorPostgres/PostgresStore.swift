@@ -22,7 +22,7 @@ package final class PostgresStore: Sendable {
     package init(
         location: PostgresLocation, node: String, callTimeout: Double = 5, maximumConnections: Int = 8,
         logger: Logger
-    ) throws {
+    ) {
         var configuration = PostgresClient.Configuration(
             host: location.host, port: location.port, username: location.user, password: location.password,
             database: location.database, tls: Self.tls(location))

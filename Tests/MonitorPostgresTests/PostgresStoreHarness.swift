@@ -9,7 +9,7 @@ func withStore<T: Sendable>(
 ) async throws -> T {
     var logger = Logger(label: "test.postgres.\(node)")
     logger.logLevel = .critical
-    let store = try PostgresStore(location: location, node: node, callTimeout: callTimeout, logger: logger)
+    let store = PostgresStore(location: location, node: node, callTimeout: callTimeout, logger: logger)
     return try await withThrowingTaskGroup(of: Void.self) { group in
         group.addTask { await store.run() }
         defer { group.cancelAll() }
