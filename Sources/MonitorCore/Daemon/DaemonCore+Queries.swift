@@ -3,14 +3,6 @@ import Foundation
 import MonitorEvaluation
 
 extension DaemonCore {
-    /// One checked domain's page, for `/metrics`.
-    package struct CheckedDomain: Sendable {
-        package var domain: String
-        package var state: DomainState
-        /// How many checks gave each verdict since the daemon started (`aasa_checks_total`).
-        package var checksByVerdict: [Verdict: Int]
-    }
-
     /// The monitor's active conditions (`monitor.*`).
     package var activeConditions: [FindingCode: MonitorConditions.Condition] { conditions.active }
 
@@ -28,11 +20,16 @@ extension DaemonCore {
         plan.entries[domain].flatMap { $0.inFlight ? nil : $0.nextDue }
     }
 
-    /// Every configured domain that has been checked, in configuration order.
-    package func checkedDomains() -> [CheckedDomain] {
+    /// Every configured domain that has been checked, in configuration order, as `transform` makes it from the
+    /// domain, its state and how many checks gave each verdict since the daemon started (`aasa_checks_total`).
+    /// One pass and no array of whole states: at 100,000 domains that array kept the daemon ~10 MB larger after
+    /// each `/metrics`.
+    package func checkedDomains<T>(
+        _ transform: (_ domain: String, _ state: DomainState, _ checksByVerdict: [Verdict: Int]) -> T
+    ) -> [T] {
         configuredNames.compactMap { name in
             guard let page = book[name], let state = page.entry.state else { return nil }
-            return CheckedDomain(domain: name, state: state, checksByVerdict: page.checks.byVerdict)
+            return transform(name, state, page.checks.byVerdict)
         }
     }
 

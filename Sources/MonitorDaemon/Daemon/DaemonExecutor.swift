@@ -212,14 +212,13 @@ extension DaemonExecutor {
 
     /// The metrics of every configured domain that has been checked.
     func metrics(now: Date) -> [DomainMetrics] {
-        core.checkedDomains().map { checked in
-            let state = checked.state
-            return DomainMetrics(
-                domain: checked.domain, verdict: state.verdict, cdnInSync: state.cdnInSync,
+        core.checkedDomains { domain, state, checksByVerdict in
+            DomainMetrics(
+                domain: domain, verdict: state.verdict, cdnInSync: state.cdnInSync,
                 staleSeconds: state.staleSince.map { max(0, now.timeIntervalSince($0)) },
                 certificateNotAfter: state.certificateNotAfter, lastCheck: state.lastCheck,
                 lastCheckDuration: state.lastDuration, lastPropagationDelay: state.lastPropagationDelay,
-                checksByVerdict: checked.checksByVerdict)
+                checksByVerdict: checksByVerdict)
         }
     }
 }
