@@ -64,8 +64,8 @@ final class PostgresServer: Sendable {
         try run(
             "\(binaries)/psql",
             [
-                "-h", "127.0.0.1", "-p", "\(server.port)", "-U", server.user, "-d", "postgres", "-v", "ON_ERROR_STOP=1",
-                "-c", "CREATE DATABASE \(name)",
+                "-X", "-h", "127.0.0.1", "-p", "\(server.port)", "-U", server.user, "-d", "postgres", "-v",
+                "ON_ERROR_STOP=1", "-c", "CREATE DATABASE \(name)",
             ],
             log: server.directory.appendingPathComponent("psql-\(name).log"),
             environment: ["PGPASSWORD": server.password])
