@@ -11,6 +11,8 @@ package enum PostgresStoreError: Error, Equatable, CustomStringConvertible {
     case server(String, message: String, sqlState: String)
     /// No connection: refused, unreachable, TLS or authentication.
     case connection(String, reason: String)
+    /// An answer this binary cannot read (a column of another type than it wrote): the kind of the failure.
+    case unreadable(String, kind: String)
     /// The database holds a schema newer than this binary knows.
     case schemaTooNew(found: Int, known: Int)
 
@@ -22,6 +24,9 @@ package enum PostgresStoreError: Error, Equatable, CustomStringConvertible {
             "PostgreSQL refused \(what): \(message) (SQLSTATE \(sqlState))"
         case .connection(let what, let reason):
             "could not reach PostgreSQL while \(what): \(reason)"
+        case .unreadable(let what, let kind):
+            "PostgreSQL's answer could not be read while \(what) (\(kind)); the tables were changed by something other "
+                + "than aasa-monitor"
         case .schemaTooNew(let found, let known):
             "the database's schema is version \(found), newer than this aasa-monitor knows (\(known)); "
                 + "upgrade aasa-monitor on this node"
@@ -41,7 +46,8 @@ package enum PostgresStoreError: Error, Equatable, CustomStringConvertible {
             if let cause { return describing(cause, while: what) }
         }
         guard let psql = error as? PSQLError else {
-            return .connection(what, reason: String(describing: type(of: error)))
+            // Not the connection's fault: postgres-nio decoded a row into other types than the columns hold.
+            return .unreadable(what, kind: String(describing: type(of: error)))
         }
         if let info = psql.serverInfo {
             return .server(what, message: info[.message] ?? "no message", sqlState: info[.sqlState] ?? "?")

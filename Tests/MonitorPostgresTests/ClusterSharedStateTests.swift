@@ -37,6 +37,21 @@ struct ClusterSharedStateTests {
         }
     }
 
+    @Test("a column changed behind the store's back is said as an unreadable answer, not as a connection failure")
+    func unreadableAnswer() async throws {
+        try await withTwoNodes { server, location, a, _ in
+            try await a.beat(startedAt: Date())
+            _ = try server.psql(
+                "ALTER TABLE nodes ALTER COLUMN started_at TYPE text USING started_at::text",
+                database: location.database)
+            let error = await #expect(throws: PostgresStoreError.self) { try await a.members() }
+            guard case .unreadable("reading the cluster's members", _) = try #require(error) else {
+                Issue.record("expected an unreadable answer, got \(String(describing: error))")
+                return
+            }
+        }
+    }
+
     @Test("two nodes migrating one empty database at once create the schema once")
     func concurrentMigration() async throws {
         let (server, location) = try await PostgresServer.freshDatabase()
