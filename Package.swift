@@ -301,7 +301,10 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "MonitorCoreTests",
-            dependencies: ["MonitorCore", "MonitorEvaluation", "AASA", "TestSupport", "EndToEndSlot"],
+            dependencies: [
+                "MonitorCore", "MonitorEvaluation", "AASA", "TestSupport", "EndToEndSlot",
+                .product(name: "Yams", package: "Yams"),
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "MonitorTests",

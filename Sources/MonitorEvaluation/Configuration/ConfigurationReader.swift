@@ -167,7 +167,26 @@ struct ConfigurationReader {
     // MARK: Describing what was found
 
     /// The node's resolved tag (`str`, `int`, `bool`, …): what YAML made of an unquoted scalar.
-    static func tagName(_ node: Node) -> Tag.Name { Tag.Name(rawValue: node.tag.rawValue) }
+    ///
+    /// An unquoted scalar starting with a letter is answered without Yams' resolver: of its default rules only the
+    /// bool and null words can match such a text (numbers, timestamps, `~`, `<<` and `=` start otherwise), and the
+    /// resolver's regular expressions were 28% of `status` at 100,000 domains (0.6 s, one per domain name).
+    static func tagName(_ node: Node) -> Tag.Name {
+        if case .scalar(let scalar) = node, scalar.tag.description == Tag.Name.implicit.rawValue,
+            let first = scalar.string.utf8.first, (first | 0x20) >= 0x61, (first | 0x20) <= 0x7A
+        {
+            if boolWords.contains(scalar.string) { return .bool }
+            return nullWords.contains(scalar.string) ? .null : .str
+        }
+        return Tag.Name(rawValue: node.tag.rawValue)
+    }
+
+    /// The words Yams' default resolver reads as booleans and as null (`Resolver.Rule.bool`, `.null`).
+    private static let boolWords: Set<String> = [
+        "yes", "Yes", "YES", "no", "No", "NO", "true", "True", "TRUE", "false", "False", "FALSE", "on", "On", "ON",
+        "off", "Off", "OFF",
+    ]
+    private static let nullWords: Set<String> = ["null", "Null", "NULL"]
 
     static func isNull(_ node: Node) -> Bool { Self.tagName(node) == .null }
 

@@ -8,6 +8,11 @@ public enum DomainName {
     /// The normalized form of `raw`: trimmed, a trailing dot removed, `*.` removed (Apple reads a wildcard
     /// entry's file at the base domain), lower-cased and converted to its A-label.
     public static func normalize(_ raw: String) throws(DomainNameError) -> String {
+        isNormal(raw) ? raw : try normalizeFully(raw)
+    }
+
+    /// `normalize` without the shortcut for a name already normal.
+    static func normalizeFully(_ raw: String) throws(DomainNameError) -> String {
         var name = raw.trimmingASCIIWhitespace()
         if name.hasPrefix("*.") { name.removeFirst(2) }
         if name.hasSuffix(".") { name.removeLast() }
@@ -36,6 +41,28 @@ public enum DomainName {
             }
         }
         return lowered
+    }
+
+    /// Whether `raw` is already what `normalize` makes of it: lower-case host characters in dot-separated labels
+    /// of 1 to 63, none starting or ending with a hyphen, 253 at most. One pass over the bytes: most configured
+    /// names are written so, and the full path was 19% of `status` at 100,000 domains.
+    static func isNormal(_ raw: String) -> Bool {
+        var length = 0
+        var label = 0
+        var previous: UInt8 = 0x2E
+        for byte in raw.utf8 {
+            length += 1
+            if byte == 0x2E {
+                guard label > 0, previous != 0x2D else { return false }
+                label = 0
+            } else {
+                guard isHostCharacter(byte), label > 0 || byte != 0x2D else { return false }
+                label += 1
+                guard label <= 63 else { return false }
+            }
+            previous = byte
+        }
+        return label > 0 && previous != 0x2D && length <= 253
     }
 
     private static func isHostCharacter(_ byte: UInt8) -> Bool {
