@@ -16,7 +16,9 @@ extension DaemonCore {
     }
 
     /// Sets the plan's domains from the configuration; a domain the book holds continues from its last check.
+    /// A cluster keeps no plan: the database holds when each domain is due.
     mutating func schedule(now: Date) {
+        guard cluster == nil else { return }
         let domains = configuration.domains.map { ($0.name, configuration.interval(for: $0).seconds) }
         let lastChecks = book.compactMapValues { $0.entry.state?.lastCheck }
         var random = self.random

@@ -24,6 +24,13 @@ extension DaemonCore {
         case committed(Seq, run: RunMark?, now: Date)
         /// The journal did not keep the batch item `Seq` (a failed transaction fails each of its items).
         case appendFailed(Seq, reason: String, now: Date)
+        /// The journal dropped the check of batch item `Seq`: its lease was claimed by another daemon since.
+        case fenced(Seq, now: Date)
+        /// A claim (`Action.claim`) was granted these domains; `nextDue` is when the earliest domain not granted
+        /// becomes due or its lease ends (`nil`: none), by this daemon's clock.
+        case claimed([Grant], nextDue: Date?, now: Date)
+        /// A claim could not be made (the database cannot be reached); nothing was granted.
+        case claimFailed(reason: String, now: Date)
         /// A fault of this process or host (the store cannot commit).
         case fault(MonitorConditions.Fault, message: String, now: Date)
         case faultCleared(MonitorConditions.Fault, now: Date)
@@ -40,8 +47,8 @@ extension DaemonCore {
         case shutdown(now: Date)
     }
 
-    /// What the executor does. In one returned array they come in this order: notify, log, append, start,
-    /// readSilences, wakeDelivery, sleep, finish.
+    /// What the executor does. In one returned array they come in this order: notify, log, append, release,
+    /// start, claim, readSilences, wakeDelivery, sleep, finish.
     package enum Action: Sendable {
         case notify(Notice)
         /// A line for the log: the core never logs itself.
@@ -49,8 +56,14 @@ extension DaemonCore {
         /// Writes the batch in one transaction, each item on its own, and answers each item in `seq` order. At
         /// most one batch is outstanding.
         case append(JournalBatch)
+        /// Gives back leases granted and not used (a domain no longer configured, or a claim answered during a
+        /// shutdown): the domains are free for another daemon at once. Nothing answers.
+        case release([Lease])
         /// Probes, evaluates and reduces each job, then answers `.checked`.
         case start([Job])
+        /// In a cluster: claims at most `limit` domains due within `slack` seconds, for `leaseFor` seconds, and
+        /// answers `.claimed` or `.claimFailed`. At most one claim is outstanding.
+        case claim(limit: Int, slack: TimeInterval, leaseFor: TimeInterval)
         /// Reads the stored silences not yet ended at this time and answers `.silencesRead`.
         case readSilences(at: Date)
         /// Runs one delivery pass with these webhooks and this policy (one configuration's) and answers
@@ -81,6 +94,10 @@ extension DaemonCore {
         case notRecorded(domain: String, reason: String)
         /// A check cancelled at shutdown.
         case abandoned(domain: String)
+        /// A check dropped by the journal: another daemon claimed its domain while it ran or waited to commit.
+        case fenced(domain: String)
+        /// A claim failed; the next is tried after `Tunables.conditionRetry`.
+        case claimFailed(reason: String)
         /// Changes of the monitor's conditions whose append failed: kept in memory and retried.
         case conditionsNotJournaled(codes: [FindingCode], reason: String)
         /// A graceful shutdown began with this many checks in flight.
@@ -104,6 +121,8 @@ extension DaemonCore {
         package var ledger: LedgerPolicy
         /// The domain's book entry: a domain has one check at a time, so it is still the book's at commit.
         package var entry: BookEntry?
+        /// In a cluster, the lease the check runs under.
+        package var lease: Lease?
         /// The stored silences not yet ended (the reducer keeps those covering the domain).
         package var silences: [Silence]
         /// How many domains are configured (the monitor's network rule counts them).

@@ -13,7 +13,7 @@ extension DaemonCore {
     /// Nothing of the journal's is left to do at shutdown: no check in flight or queued, no batch, and the
     /// conditions written, given up (the store is down) or tried one last time.
     private var drained: Bool {
-        inFlight.isEmpty && queue.isEmpty && batch == nil
+        inFlight.isEmpty && queue.isEmpty && batch == nil && claiming == nil
             && (pendingConditions.isEmpty || lastConditionsTried || storeDown)
     }
 
@@ -25,8 +25,12 @@ extension DaemonCore {
             // Started with the stored silences read at most `silenceRefresh` before (`silence add` writes them from
             // another process): when older, they are read first and the checks start with the answer.
             if now.timeIntervalSince(silencesReadAt) < tunables.silenceRefresh {
-                let jobs = dueJobs(now: now)
-                if !jobs.isEmpty { actions.append(.start(jobs)) }
+                if let cluster {
+                    actions.append(claim(cluster))
+                } else {
+                    let jobs = dueJobs(now: now)
+                    if !jobs.isEmpty { actions.append(.start(jobs)) }
+                }
             } else if !silencesReading {
                 silencesReading = true
                 actions.append(.readSilences(at: now))
@@ -74,7 +78,8 @@ extension DaemonCore {
         for domain in taken {
             guard let reported = inFlight[domain]?.reported else { continue }
             inFlight[domain]?.stage = .appending(nextSeq)
-            let append = JournalAppend(check: (reported.report, reported.outcome), at: reported.report.checkedAt)
+            var append = JournalAppend(check: (reported.report, reported.outcome), at: reported.report.checkedAt)
+            if let job = inFlight[domain]?.job { append.fence = fence(of: job, reported: reported) }
             items.append(JournalBatch.Item(seq: nextSeq, append: append))
             next.checks[nextSeq] = domain
             next.waiting.insert(nextSeq)
@@ -85,11 +90,12 @@ extension DaemonCore {
         return JournalBatch(items: items)
     }
 
-    /// Whether a check has come due and a slot is free. Only then do the checks due within `batchSlack` start
+    /// Whether a check has come due and a slot is free (in a cluster: whether to claim). Only then do the checks due within `batchSlack` start
     /// with it: one wake-up for all of them, not one each. An event between wake-ups (a check reported, a batch
     /// committed) starts nothing early: at 100,000 domains that trickle of one or two starts per event cost 4.16 and
     /// 3.93 ms of CPU per check where bursts at the planned wake-ups cost 3.71 and 3.87 (`aasa-bench daemon`).
     private func checksDue(now: Date) -> Bool {
+        if cluster != nil { return phase == .running && claimDue && nextClaimAt <= now }
         guard phase == .running, inFlight.count < configuration.http.concurrency, let first = plan.nextWake else {
             return false
         }
@@ -149,7 +155,9 @@ extension DaemonCore {
         var wake = now.addingTimeInterval(tunables.longestSleep)
         let room = configuration.http.concurrency - inFlight.count
         // While silences are read, their answer is the next event.
-        if phase == .running, room > 0, !silencesReading, let due = plan.nextWake {
+        // In a cluster, the next claim (none while one is outstanding: its answer is the next event).
+        let due = cluster == nil ? plan.nextWake : (claiming == nil ? nextClaimAt : nil)
+        if phase == .running, room > 0, !silencesReading, let due {
             wake = min(wake, due)
         }
         if batch == nil, !pendingConditions.isEmpty, !storeDown, let retry = conditionRetryAt {

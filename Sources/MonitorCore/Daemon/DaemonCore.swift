@@ -36,6 +36,15 @@ package struct DaemonCore {
     var silencesReadAt = Date.distantPast
     var silencesReading = false
 
+    /// Set when the daemon shares its fleet through the database: checks start by claims, not by the plan.
+    let cluster: ClusterMode?
+    /// The limit of the claim outstanding, if one is.
+    var claiming: Int?
+    /// When the next claim may be made: when the database said something comes due, or a retry after a failure.
+    var nextClaimAt = Date.distantPast
+    /// Checks the journal dropped because their lease was claimed by another daemon since.
+    package internal(set) var fencedChecks = 0
+
     // Checks: one per domain at most, from its start until its append is answered.
     var nextJob: UInt64 = 1
     var inFlight: [String: InFlight] = [:]
@@ -100,13 +109,14 @@ package struct DaemonCore {
     }
 
     /// A core for `configuration` (restricted to its shard here), continuing from the journal's `book` and active
-    /// `conditions`.
+    /// `conditions`; in a `cluster`, the book starts empty and fills with the entries claims bring.
     package init(
         configuration: MonitorConfiguration, book: [String: BookEntry], conditions: [MonitorConditions.Condition],
         now: Date, generator: any RandomNumberGenerator = SystemRandomNumberGenerator(),
-        tunables: Tunables = Tunables()
+        tunables: Tunables = Tunables(), cluster: ClusterMode? = nil
     ) {
         let configuration = configuration.restrictedToShard()
+        self.cluster = cluster
         self.configuration = configuration
         self.ledger = configuration.ledgerPolicy
         self.plan = SchedulePlan(jitter: tunables.jitter)
@@ -154,6 +164,17 @@ package struct DaemonCore {
         case .appendFailed(let seq, let reason, let at):
             now = at
             appendFailed(seq, reason: reason, now: now, into: &actions)
+        case .fenced(let seq, let at):
+            now = at
+            fenced(seq, into: &actions)
+        case .claimed(let grants, let nextDue, let at):
+            now = at
+            claimed(grants, nextDue: nextDue, now: now, into: &actions)
+        case .claimFailed(let reason, let at):
+            now = at
+            claiming = nil
+            nextClaimAt = now.addingTimeInterval(tunables.conditionRetry)
+            actions.append(.log(.claimFailed(reason: reason)))
         case .fault(let fault, let message, let at):
             now = at
             pend(conditions.fault(fault, message: message, now: now), webhooks: configuration.webhooks, at: now)

@@ -27,4 +27,7 @@ package enum JournalResult: Sendable {
     case committed(RunMark?)
     /// Not written; the reason in words, for the log.
     case failed(reason: String)
+    /// Not written: another daemon has claimed the check's domain since its lease (`JournalAppend.fence`); nothing
+    /// of the check may be kept or alerted. Only a cluster's journal answers it.
+    case fenced
 }

@@ -11,6 +11,8 @@ public struct JournalAppend: Sendable {
     public var conditionDeliveries: [LedgerDelivery]
     /// When the condition deliveries were made (a check's own deliveries carry its check time).
     public var at: Date
+    /// A cluster's check: kept only while its lease is still the domain's (`nil` on a daemon of its own).
+    package var fence: Fence?
 
     public init(
         check: (report: DomainReport, outcome: LedgerOutcome)? = nil,

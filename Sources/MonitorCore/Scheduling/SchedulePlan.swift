@@ -118,20 +118,28 @@ public struct SchedulePlan: Sendable {
     ) {
         guard var entry = entries[domain] else { return }
         entry.inFlight = false
-        let wobble = entry.interval * jitter * (random() * 2 - 1)
-        var next = now.addingTimeInterval(max(entry.interval * 0.5, entry.interval + wobble))
-        entry.followsCDNExpiry = false
+        let next = nextCheck(
+            after: now, interval: entry.interval, cdnBehind: cdnBehind, cdnExpiry: cdnExpiry, random: random)
+        entry.followsCDNExpiry = next.followsCDNExpiry
+        entry.nextDue = next.due
+        entries[domain] = entry
+        queue.insert(Mark(due: next.due, domain: domain))
+        settle()
+    }
+
+    /// When a domain checked at `now` is due again: one interval later ± `jitter`, or soon after Apple's cache
+    /// expiry while its copy is behind. A cluster's daemons keep no plan of their own domains but ask this when
+    /// they commit a check.
+    public func nextCheck(
+        after now: Date, interval: TimeInterval, cdnBehind: Bool, cdnExpiry: Date?, random: () -> Double
+    ) -> (due: Date, followsCDNExpiry: Bool) {
+        let wobble = interval * jitter * (random() * 2 - 1)
+        let next = now.addingTimeInterval(max(interval * 0.5, interval + wobble))
         if cdnBehind, let cdnExpiry {
             let soonAfterExpiry = max(cdnExpiry.addingTimeInterval(10), now.addingTimeInterval(minimumGap))
-            if soonAfterExpiry < next {
-                next = soonAfterExpiry
-                entry.followsCDNExpiry = true
-            }
+            if soonAfterExpiry < next { return (soonAfterExpiry, true) }
         }
-        entry.nextDue = next
-        entries[domain] = entry
-        queue.insert(Mark(due: next, domain: domain))
-        settle()
+        return (next, false)
     }
 
     private func isCurrent(_ mark: Mark) -> Bool {

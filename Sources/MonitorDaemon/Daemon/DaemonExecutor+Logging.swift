@@ -30,6 +30,16 @@ extension DaemonExecutor {
                 metadata: ["domain": "\(domain)", "error": "\(reason)"])
         case .abandoned(let domain):
             logger.notice("check abandoned at shutdown", metadata: ["domain": "\(domain)"])
+        case .fenced(let domain):
+            logger.warning(
+                """
+                check dropped: another daemon of the cluster claimed the domain while this one checked it (this \
+                daemon was paused, cut off from the database or slow past its lease); nothing of it is alerted
+                """,
+                metadata: ["domain": "\(domain)"])
+        case .claimFailed(let reason):
+            logger.error(
+                "could not claim due domains from the database; trying again in 10 s", metadata: ["error": "\(reason)"])
         case .conditionsNotJournaled(let codes, let reason):
             // Kept in memory (status line, /healthz) and retried: nothing is lost.
             logger.error(

@@ -116,6 +116,7 @@ actor DaemonExecutor {
                     switch result {
                     case .committed(let run): input.yield(.core(.committed(item.seq, run: run, now: now)))
                     case .failed(let reason): input.yield(.core(.appendFailed(item.seq, reason: reason, now: now)))
+                    case .fenced: input.yield(.core(.fenced(item.seq, now: now)))
                     }
                 }
             }
@@ -128,6 +129,9 @@ actor DaemonExecutor {
                     input.yield(.core(.checked(job.id, result, now: clock())))
                 }
             }
+        case .claim, .release:
+            // Made only by a cluster's core, which this executor does not run yet.
+            input.yield(.core(.claimFailed(reason: "this daemon has no shared store", now: clock())))
         case .readSilences(let at):
             let store = store
             let logger = logger

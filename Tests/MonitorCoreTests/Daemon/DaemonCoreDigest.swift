@@ -23,6 +23,9 @@ enum Digest: Equatable, CustomStringConvertible {
     case log(String)
     case append([Item])
     case start([String])
+    /// A claim's limit.
+    case claim(Int)
+    case release([String])
     case readSilences
     case wake
     case sleep(Double)
@@ -35,6 +38,8 @@ enum Digest: Equatable, CustomStringConvertible {
         case .log(let text): "log(\(text))"
         case .append(let items): "append(\(items))"
         case .start(let domains): "start(\(domains))"
+        case .claim(let limit): "claim(\(limit))"
+        case .release(let domains): "release(\(domains))"
         case .readSilences: "readSilences"
         case .wake: "wake"
         case .sleep(let at): "sleep(\(at))"
@@ -49,6 +54,8 @@ enum Digest: Equatable, CustomStringConvertible {
         case .log(let note): self = .log(Self.text(note))
         case .append(let batch): self = .append(batch.items.map(Self.item))
         case .start(let jobs): self = .start(jobs.map(\.domain))
+        case .claim(let limit, _, _): self = .claim(limit)
+        case .release(let leases): self = .release(leases.map(\.domain))
         case .readSilences: self = .readSilences
         case .wakeDelivery: self = .wake
         case .sleep(let until): self = .sleep(CoreHarness.seconds(until))
@@ -85,6 +92,8 @@ enum Digest: Equatable, CustomStringConvertible {
         case .discarded(let domain, _, let current): "discarded \(domain)" + (current ? "" : " (over)")
         case .notRecorded(let domain, _): "not recorded \(domain)"
         case .abandoned(let domain): "abandoned \(domain)"
+        case .fenced(let domain): "fenced \(domain)"
+        case .claimFailed: "claim failed"
         case .conditionsNotJournaled(let codes, _): "conditions not journaled \(codes.map(\.id))"
         case .stopping(let count): "stopping \(count)"
         }

@@ -51,11 +51,24 @@ struct CoreHarness {
 
     init(
         _ configuration: MonitorConfiguration, book: [String: BookEntry] = [:],
-        tunables: DaemonCore.Tunables = DaemonCore.Tunables(silenceRefresh: 3_600, jitter: 0, startupWindow: 0)
+        tunables: DaemonCore.Tunables = DaemonCore.Tunables(silenceRefresh: 3_600, jitter: 0, startupWindow: 0),
+        cluster: ClusterMode? = nil
     ) {
         core = DaemonCore(
             configuration: configuration, book: book, conditions: [], now: Self.t0,
-            generator: SeededGenerator(state: 1), tunables: tunables)
+            generator: SeededGenerator(state: 1), tunables: tunables, cluster: cluster)
+    }
+
+    /// The database granted `grants` (domain, epoch, entry) at `seconds`; the earliest other domain is due at
+    /// `nextDue` seconds.
+    @discardableResult
+    mutating func grant(
+        _ grants: [(String, Int64, BookEntry?)], nextDue: Double? = nil, at seconds: Double
+    ) -> [Digest] {
+        send(
+            .claimed(
+                grants.map { Grant(lease: Lease(domain: $0.0, epoch: $0.1), entry: $0.2) },
+                nextDue: nextDue.map(Self.t), now: Self.t(seconds)))
     }
 
     /// Sends `event`; returns the digests of the actions.
