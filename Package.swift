@@ -121,7 +121,7 @@ let package = Package(
         .target(
             name: "MonitorPostgres",
             dependencies: [
-                "MonitorCore",
+                "AASA", "MonitorCore", "MonitorEvaluation", "MonitorStore",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -262,6 +262,7 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
+                "MonitorEvaluation",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -320,7 +321,8 @@ let package = Package(
         .testTarget(
             name: "MonitorPostgresTests",
             dependencies: [
-                "MonitorPostgres", "MonitorCore", "TestSupport", .product(name: "Logging", package: "swift-log"),
+                "MonitorPostgres", "AASA", "MonitorCore", "MonitorEvaluation", "MonitorStore", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
         .testTarget(

@@ -1,4 +1,5 @@
 import Foundation
+import MonitorCore
 import PostgresNIO
 
 /// Domain leases: which node checks which domain now. Judged by the database's clock only.
@@ -48,42 +49,25 @@ extension PostgresStore {
         return leases.sorted { ($0.due, $0.domain) < ($1.due, $1.domain) }
     }
 
-    /// Writes a check's result and its transitions' posts in one transaction, only if no claim has taken the domain
-    /// since `commit.lease` (owner and epoch unchanged; a lapsed lease nobody claimed again still commits, as no
-    /// other check of the domain ran). The fence is the first statement; when it matches no row nothing is written.
-    package func commit(_ commit: LeasedCommit) async throws(PostgresStoreError) -> LeasedCommitResult {
-        let node = self.node
-        let logger = self.logger
-        // A commit that queues posts is a new state version: its rows are keyed by it.
-        let transitions: Int64 = commit.deliveries.isEmpty ? 0 : 1
-        return try await transaction("committing the check of \(commit.lease.domain)") { connection in
-            let fenced = try await connection.query(
-                """
-                UPDATE domains
-                SET next_due = now() + make_interval(secs => \(commit.nextIn)), owner = NULL, lease_until = NULL,
-                    state_version = state_version + \(transitions), checked_by = \(node), checked_at = now(),
-                    entry = \(commit.entry.bytea)
-                WHERE domain = \(commit.lease.domain) AND owner = \(node) AND epoch = \(commit.lease.epoch)
-                RETURNING state_version
-                """, logger: logger)
-            var version: Int64?
-            for try await value in fenced.decode(Int64.self) { version = value }
-            guard let version else { return .fenced }
-            for (ordinal, delivery) in commit.deliveries.enumerated() {
-                try await connection.query(
-                    """
-                    INSERT INTO outbox (domain, state_version, webhook, ordinal, delivery_id, body)
-                    VALUES (\(commit.lease.domain), \(version), \(delivery.webhook), \(ordinal),
-                            \(delivery.deliveryID), \(delivery.body.bytea))
-                    ON CONFLICT (domain, state_version, webhook, ordinal) DO NOTHING
-                    """, logger: logger)
-            }
-            return .committed(stateVersion: version)
+    /// Seconds until the earliest domain not claimable now becomes so: the next due time after `slack`, or the end
+    /// of a lease (a node that died holding it); `nil` when neither exists. Both read an index.
+    package func nextClaimableIn(slack: Double) async throws(PostgresStoreError) -> Double? {
+        let rows = try await rows(
+            "reading the next due time",
+            """
+            SELECT extract(epoch FROM least(
+                (SELECT min(next_due) FROM domains WHERE next_due > now() + make_interval(secs => \(slack))),
+                (SELECT min(lease_until) FROM domains WHERE lease_until IS NOT NULL)) - now())::float8
+            """)
+        do {
+            return try rows.first?.decode(Double?.self) ?? nil
+        } catch {
+            throw .describing(error, while: "reading the next due time")
         }
     }
 
     /// Gives back leases not used (shutdown before their checks started): the domains are free at once.
-    package func release(_ leases: [DomainLease]) async throws(PostgresStoreError) {
+    package func release(_ leases: [Lease]) async throws(PostgresStoreError) {
         guard !leases.isEmpty else { return }
         let node = self.node
         let domains = leases.map(\.domain)

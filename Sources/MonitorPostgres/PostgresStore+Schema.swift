@@ -25,20 +25,71 @@ extension PostgresStore {
                 state_version bigint NOT NULL DEFAULT 0,
                 checked_by text,
                 checked_at timestamptz,
-                entry bytea
+                entry bytea,
+                verdict text,
+                run_id bigint,
+                run_last_seen timestamptz,
+                run_checks int
             )
             """,
             "CREATE INDEX domains_next_due ON domains (next_due)",
+            // Few rows hold a lease at a time: the earliest end is found without a scan (the next claim's time).
+            "CREATE INDEX domains_lease_until ON domains (lease_until) WHERE lease_until IS NOT NULL",
+            // The history as on SQLite: runs of equal outcomes, first events, each document once per meaning.
+            """
+            CREATE TABLE runs (
+                id bigserial PRIMARY KEY,
+                domain text NOT NULL,
+                first_seen timestamptz NOT NULL,
+                last_seen timestamptz NOT NULL,
+                checks int NOT NULL,
+                verdict text NOT NULL,
+                origin_hash text,
+                cdn_hash text,
+                key text NOT NULL,
+                report bytea NOT NULL,
+                opens_history boolean NOT NULL
+            )
+            """,
+            "CREATE INDEX runs_domain ON runs (domain, id)",
+            """
+            CREATE TABLE timeline (
+                id bigserial PRIMARY KEY,
+                domain text NOT NULL,
+                at timestamptz NOT NULL,
+                kind text NOT NULL,
+                detail bytea NOT NULL
+            )
+            """,
+            "CREATE INDEX timeline_domain ON timeline (domain, at)",
+            """
+            CREATE TABLE documents (
+                hash text PRIMARY KEY,
+                canonical_text text NOT NULL,
+                first_seen timestamptz NOT NULL,
+                last_seen timestamptz NOT NULL
+            )
+            """,
+            // Each node's own conditions (`monitor.*`: its resources, its network, its store).
+            """
+            CREATE TABLE conditions (
+                node text NOT NULL,
+                code text NOT NULL,
+                body bytea NOT NULL,
+                PRIMARY KEY (node, code)
+            )
+            """,
             // One row per (transition, webhook). The unique key is what makes an emission happen once, whatever a
-            // node does twice.
+            // node does twice. A node's own conditions have no state version: their delivery id keys them.
             """
             CREATE TABLE outbox (
                 id bigserial PRIMARY KEY,
                 domain text NOT NULL,
-                state_version bigint NOT NULL,
+                state_version bigint,
                 webhook text NOT NULL,
                 ordinal int NOT NULL,
-                delivery_id text NOT NULL,
+                delivery_id text NOT NULL UNIQUE,
+                event_id text NOT NULL DEFAULT '',
                 body bytea NOT NULL,
                 created_at timestamptz NOT NULL DEFAULT now(),
                 next_attempt timestamptz NOT NULL DEFAULT now(),

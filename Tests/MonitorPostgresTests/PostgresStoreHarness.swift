@@ -27,5 +27,3 @@ func withTwoNodes<T: Sendable>(
         try await withStore(location, node: "b") { b in try await body(server, location, a, b) }
     }
 }
-
-func entry(_ text: String) -> Data { Data(text.utf8) }

@@ -6,7 +6,7 @@ import MonitorEvaluation
 /// The daemon is the only writer of its state, so it keeps this for every domain it watches, loads it from the
 /// store once at start, and replaces it only after the journal committed what replaced it. A check's evaluation
 /// and its ledger read this same value; nothing reads the store to learn what the previous check left.
-public struct BookEntry: Sendable, Hashable {
+public struct BookEntry: Sendable, Hashable, Codable {
     /// The domain's state after its last recorded check; `nil` before the first.
     public var state: DomainState?
     /// The domain's alert states (ok alerts are absent).

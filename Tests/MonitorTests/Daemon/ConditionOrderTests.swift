@@ -2,6 +2,7 @@ import Foundation
 import MonitorCore
 import MonitorEvaluation
 import MonitorStore
+import TestSupport
 import Testing
 
 @testable import MonitorDaemon

@@ -6,6 +6,7 @@ import MonitorDaemon
 import MonitorEndpoint
 import MonitorEvaluation
 import MonitorStore
+import TestSupport
 import Testing
 
 /// A real endpoint over a real store that holds domains of known verdicts, reached over HTTP with libcurl.

@@ -4,6 +4,7 @@ import MonitorDaemon
 import MonitorEndpoint
 import MonitorEvaluation
 import MonitorStore
+import TestSupport
 import Testing
 
 /// The overview at `/` for a fleet: problems first, a filter form without script, pages of rows, a strip of recent

@@ -3,6 +3,7 @@ import MonitorCore
 import MonitorDaemon
 import MonitorEvaluation
 import MonitorStore
+import TestSupport
 import Testing
 
 @Suite("The domain listing: filters, problems first, pages")

@@ -5,6 +5,7 @@ import MonitorDaemon
 import MonitorEvaluation
 import MonitorStatus
 import MonitorStore
+import TestSupport
 import Testing
 
 @Suite("Status and history read models")

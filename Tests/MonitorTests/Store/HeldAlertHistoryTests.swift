@@ -4,6 +4,7 @@ import MonitorDaemon
 import MonitorEvaluation
 import MonitorStatus
 import MonitorStore
+import TestSupport
 import Testing
 
 /// Issue 35 item 18 at the store: `history` says which alert events a silence held, by whom, and when a held firing

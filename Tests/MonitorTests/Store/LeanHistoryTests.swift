@@ -5,6 +5,7 @@ import MonitorCore
 import MonitorDaemon
 import MonitorEvaluation
 import MonitorStore
+import TestSupport
 import Testing
 
 /// A domain's first events live in its opening run, and hashes are stored as bytes; `history`, `runs` and the

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import MonitorCore
 import MonitorEvaluation
+import TestSupport
 import Testing
 
 @testable import MonitorDaemon

@@ -3,6 +3,7 @@ import MonitorCore
 import MonitorDaemon
 import MonitorEvaluation
 import MonitorStore
+import TestSupport
 import Testing
 
 /// Issue 25 item 7 at the store: list, retry and drop outbox rows, as `aasa-monitor outbox` and an API would.

@@ -1,6 +1,7 @@
 import Foundation
 import MonitorDaemon
 import MonitorStore
+import TestSupport
 import Testing
 
 @Suite("Store outbox")

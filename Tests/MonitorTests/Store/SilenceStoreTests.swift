@@ -5,6 +5,7 @@ import MonitorCore
 import MonitorDaemon
 import MonitorEvaluation
 import MonitorStore
+import TestSupport
 import Testing
 
 /// Silences as rows: written by `silence add`/`expire`, read by each check in its own transaction, kept by the

@@ -2,6 +2,7 @@ import AASA
 import Foundation
 import MonitorCore
 import MonitorEvaluation
+import TestSupport
 import Testing
 
 @testable import MonitorDaemon

@@ -6,6 +6,7 @@ import MonitorCore
 import MonitorDaemon
 import MonitorEvaluation
 import MonitorStore
+import TestSupport
 import Testing
 
 /// JSON columns are deflated with a preset dictionary behind a format byte; plain JSON rows of older versions still

@@ -4,6 +4,7 @@ import MonitorCore
 import MonitorDaemon
 import MonitorEvaluation
 import MonitorStore
+import TestSupport
 import Testing
 
 /// A database written by the version that kept one row per check is converted to runs when the daemon opens it.

@@ -3,6 +3,7 @@ import GRDB
 import MonitorCore
 import MonitorDaemon
 import MonitorStore
+import TestSupport
 import Testing
 
 @Suite("Store reader")

@@ -1,6 +1,7 @@
 import Foundation
 import MonitorDaemon
 import MonitorStore
+import TestSupport
 import Testing
 
 /// The store's own recovery: shedding history on a full disk, checkpoints, a deleted file written back.
