@@ -115,9 +115,9 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // The cluster's shared store on PostgreSQL (issue 34): domain leases and fencing, the outbox's claims,
-        // silences and the nodes' liveness, judged by the database's clock. Only its tests link it so far: neither
-        // the daemon nor the fuzz targets compile PostgresNIO until a configuration can choose this store.
+        // The cluster's shared store on PostgreSQL (issue 34): the journal, domain leases and fencing, the outbox's
+        // claims, silences and the nodes' liveness, judged by the database's clock. The daemon links it (`store:
+        // postgres:`); the fuzz targets do not compile PostgresNIO.
         .target(
             name: "MonitorPostgres",
             dependencies: [
@@ -196,6 +196,7 @@ let package = Package(
                 "MonitorEndpoint",
                 "MonitorStatus",
                 "MonitorStore",
+                "MonitorPostgres",
                 "AASA",
                 "HTTPEngine",
                 .product(name: "Logging", package: "swift-log"),

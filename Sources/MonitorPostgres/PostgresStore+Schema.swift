@@ -98,11 +98,14 @@ extension PostgresStore {
                 claimed_until timestamptz,
                 delivered_at timestamptz,
                 delivered_by text,
+                first_attempt_at timestamptz,
+                dead_at timestamptz,
+                last_status int,
                 last_error text,
                 UNIQUE (domain, state_version, webhook, ordinal)
             )
             """,
-            "CREATE INDEX outbox_pending ON outbox (webhook, domain, id) WHERE delivered_at IS NULL",
+            "CREATE INDEX outbox_pending ON outbox (webhook, domain, id) WHERE delivered_at IS NULL AND dead_at IS NULL",
             """
             CREATE TABLE silences (
                 id text PRIMARY KEY,

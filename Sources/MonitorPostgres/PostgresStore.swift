@@ -1,4 +1,5 @@
 import Foundation
+import MonitorEvaluation
 import Logging
 import NIOSSL
 import PostgresNIO

@@ -42,6 +42,25 @@ package struct OutboxDelivery: Sendable, Hashable {
     package var lastStatus: Int?
     package var lastError: String?
     package var createdAt: Date
+
+    package init(
+        id: Int64, state: OutboxState, deliveryID: String, eventID: String, webhook: String, eventJSON: Data,
+        attempts: Int, firstAttemptAt: Date?, nextAttemptAt: Date, lastStatus: Int?, lastError: String?,
+        createdAt: Date
+    ) {
+        self.id = id
+        self.state = state
+        self.deliveryID = deliveryID
+        self.eventID = eventID
+        self.webhook = webhook
+        self.eventJSON = eventJSON
+        self.attempts = attempts
+        self.firstAttemptAt = firstAttemptAt
+        self.nextAttemptAt = nextAttemptAt
+        self.lastStatus = lastStatus
+        self.lastError = lastError
+        self.createdAt = createdAt
+    }
 }
 
 /// Outbox rows by delivery state, for `status` and metrics.

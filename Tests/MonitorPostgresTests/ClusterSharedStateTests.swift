@@ -1,6 +1,8 @@
 import Foundation
 import MonitorCore
+import MonitorEvaluation
 import MonitorPostgres
+import TestSupport
 import Testing
 
 /// What every node shares: silences, the members list, the schema; and what no message shows: the password.

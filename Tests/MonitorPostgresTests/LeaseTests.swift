@@ -1,6 +1,8 @@
 import Foundation
 import MonitorCore
+import MonitorEvaluation
 import MonitorPostgres
+import TestSupport
 import Testing
 
 /// The lease and fence rules in SQL, against a real PostgreSQL 15: one check at a time per domain, a late writer

@@ -1,6 +1,8 @@
 import Foundation
 import MonitorCore
+import MonitorEvaluation
 import MonitorPostgres
+import TestSupport
 import Testing
 
 /// Exactly-once emission (a unique key per transition and webhook) and claimed delivery, against a real server.

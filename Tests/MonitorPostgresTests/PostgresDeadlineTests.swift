@@ -1,4 +1,5 @@
 import Foundation
+import MonitorEvaluation
 import MonitorPostgres
 import TestSupport
 import Testing

@@ -1,6 +1,8 @@
 import Foundation
 import Logging
+import MonitorEvaluation
 import MonitorPostgres
+import TestSupport
 
 /// A store for `node` on `location`, its pool running for the length of `body`, the schema migrated.
 func withStore<T: Sendable>(

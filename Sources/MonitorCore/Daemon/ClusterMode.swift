@@ -17,9 +17,10 @@ package struct ClusterMode: Sendable, Hashable {
     }
 
     /// A lease outlasting the slowest check `configuration` allows (four requests' timeouts, as `/healthz` counts)
-    /// and a journal commit, and no longer: a daemon killed mid-check holds its domains this long.
+    /// and 10 s to commit it, and no longer: a daemon killed mid-check holds its domains this long (50 s with the
+    /// default 10 s timeout, well inside the promised failover of an interval plus 30 s).
     package static func leaseDuration(for configuration: MonitorConfiguration) -> TimeInterval {
-        configuration.http.timeout.seconds * 4 + 30
+        configuration.http.timeout.seconds * 4 + 10
     }
 }
 

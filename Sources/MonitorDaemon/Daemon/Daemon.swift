@@ -5,6 +5,7 @@ import MonitorCheck
 import MonitorCore
 import MonitorEndpoint
 import MonitorEvaluation
+import MonitorPostgres
 import MonitorStore
 import ServiceLifecycle
 
@@ -124,11 +125,29 @@ package enum Daemon {
             logger.critical("cannot start the HTTP engine", metadata: ["error": "\(error)"])
             return 1
         }
-        let conditions = (try? await store.activeConditions()) ?? []
+        // A cluster's journal, claims and outbox are the shared database's; the state directory keeps the rest.
+        var cluster: (journal: PostgresJournal, pool: Task<Void, Never>)?
+        if let settings = configuration.store {
+            do {
+                cluster = try await ClusterStartup.open(settings, configuration: configuration, logger: logger)
+            } catch {
+                logger.critical(
+                    "cannot use the cluster's database", metadata: ["database": "\(settings.location)", "error": "\(error)"])
+                await engine.shutdown()
+                try? store.close()
+                return 1
+            }
+        }
+        defer { cluster?.pool.cancel() }
+        let journal: any Journal = cluster?.journal ?? store
+        let conditions = (try? await journal.activeConditions()) ?? []
         let notifier = SystemdNotifier(environment: options.environment)
+        let mode = cluster.map { _ in ClusterMode(leaseDuration: ClusterMode.leaseDuration(for: configuration)) }
         let executor = DaemonExecutor(
-            core: DaemonCore(configuration: configuration, book: book, conditions: conditions, now: clock()),
-            store: store, engine: engine, notifier: notifier, logger: logger, clock: clock)
+            core: DaemonCore(
+                configuration: configuration, book: cluster == nil ? book : [:], conditions: conditions, now: clock(),
+                cluster: mode),
+            store: store, cluster: cluster?.journal, engine: engine, notifier: notifier, logger: logger, clock: clock)
         let services = DaemonServices(
             executor: executor, store: store, engine: engine, notifier: notifier, options: options, logger: logger,
             clock: clock)

@@ -6,6 +6,7 @@ import MonitorCheck
 import MonitorCore
 import MonitorEndpoint
 import MonitorEvaluation
+import MonitorPostgres
 import MonitorStore
 import ServiceLifecycle
 
@@ -24,14 +25,17 @@ actor DaemonExecutor {
     private var core: DaemonCore
     /// The probe settings of the configuration in force (they hold HTTP engine types, so the core does not).
     private var probe: ProbeSettings
-    private let store: MonitorStore
+    private let journal: any Journal
+    private let outbox: any DeliveryQueue
+    /// A cluster's claims (`store: postgres:`); `nil` on a daemon of its own.
+    let cluster: PostgresJournal?
     private let check: CheckRun
     private let deliverer: OutboxDeliverer
     private let notifier: SystemdNotifier
     /// The daemon's own logger (`ready`), and the checks' (`scheduler`).
     private let daemonLogger: Logger
     let logger = Logger(label: "scheduler")
-    private let clock: @Sendable () -> Date
+    let clock: @Sendable () -> Date
     private let inbox: AsyncStream<Input>
     private nonisolated let input: AsyncStream<Input>.Continuation
     /// The latest wake-up the core asked for, and the timers running (by id, with their deadline).
@@ -41,16 +45,20 @@ actor DaemonExecutor {
     /// The longest the executor goes without a tick when no timer runs (a safety net; the core asks for less).
     private let longestSleep: TimeInterval
 
+    /// An executor writing to `store`'s journal and outbox, or, in a cluster, to `cluster`'s.
     init(
-        core: DaemonCore, store: MonitorStore, engine: CurlEngine, notifier: SystemdNotifier, logger: Logger,
-        clock: @escaping @Sendable () -> Date
+        core: DaemonCore, store: MonitorStore, cluster: PostgresJournal? = nil, engine: CurlEngine,
+        notifier: SystemdNotifier, logger: Logger, clock: @escaping @Sendable () -> Date
     ) {
         self.core = core
         self.probe = core.configuration.probeSettings
-        self.store = store
-        self.check = CheckRun(engine: engine, journal: store, memo: LintMemo(), clock: clock)
+        let journal: any Journal = cluster ?? store
+        self.journal = journal
+        self.outbox = cluster?.store ?? store
+        self.cluster = cluster
+        self.check = CheckRun(engine: engine, journal: journal, memo: LintMemo(), clock: clock)
         self.deliverer = OutboxDeliverer(
-            store: store, transport: engine, logger: Logger(label: "delivery"), clock: clock)
+            store: outbox, transport: engine, logger: Logger(label: "delivery"), clock: clock)
         self.notifier = notifier
         self.daemonLogger = logger
         self.clock = clock
@@ -76,7 +84,10 @@ actor DaemonExecutor {
                     if timers.removeValue(forKey: id) == wanted { wanted = nil }
                     event = .tick(now: clock())
                 }
-                if case .reload(let configuration, _, _) = event { probe = configuration.probeSettings }
+                if case .reload(let configuration, _, _) = event {
+                    probe = configuration.probeSettings
+                    if let cluster { register(configuration, in: cluster, group: &group) }
+                }
                 for action in core.receive(event) { perform(action, in: &group) }
                 if core.phase == .finished { break }
                 if case .failed = core.phase { break }
@@ -103,11 +114,11 @@ actor DaemonExecutor {
         case .log(let note):
             log(note)
         case .append(let batch):
-            let store = store
+            let journal = journal
             group.addTask {
                 let results: [JournalResult]
                 do {
-                    results = try await store.append(batch.items.map(\.append))
+                    results = try await journal.append(batch.items.map(\.append))
                 } catch {
                     results = Array(repeating: .failed(reason: "\(error)"), count: batch.items.count)
                 }
@@ -129,15 +140,23 @@ actor DaemonExecutor {
                     input.yield(.core(.checked(job.id, result, now: clock())))
                 }
             }
-        case .claim, .release:
-            // Made only by a cluster's core, which this executor does not run yet.
-            input.yield(.core(.claimFailed(reason: "this daemon has no shared store", now: clock())))
+        case .claim(let limit, let slack, let leaseFor):
+            claim(limit: limit, slack: slack, leaseFor: leaseFor, in: &group)
+        case .release(let leases):
+            guard let cluster else { break }
+            let logger = logger
+            group.addTask {
+                do { try await cluster.store.release(leases) } catch {
+                    // Not fatal: the leases end by themselves.
+                    logger.warning("leases not given back; they end by themselves", metadata: ["error": "\(error)"])
+                }
+            }
         case .readSilences(let at):
-            let store = store
+            let journal = journal
             let logger = logger
             group.addTask {
                 do {
-                    let silences = try await store.silences(at: at)
+                    let silences = try await journal.silences(at: at)
                     input.yield(.core(.silencesRead(silences, now: clock())))
                 } catch {
                     logger.warning(
@@ -147,12 +166,12 @@ actor DaemonExecutor {
             }
         case .wakeDelivery(let webhooks, let policy):
             let deliverer = deliverer
-            let store = store
+            let outbox = outbox
             let logger = logger
             group.addTask {
                 do {
                     let pass = try await deliverer.deliverDue(webhooks: webhooks, policy: policy)
-                    let next = pass.attempted == 0 ? try await store.nextAttemptTime() : nil
+                    let next = pass.attempted == 0 ? try await outbox.nextAttemptTime() : nil
                     input.yield(
                         .core(
                             .delivered(

@@ -17,7 +17,7 @@ import MonitorStore
 /// with the same `webhook-id`, which receivers use to drop the duplicate. A delivery whose webhook was removed
 /// from the configuration goes to dead letter with that reason.
 package struct OutboxDeliverer: Sendable {
-    let store: MonitorStore
+    let store: any DeliveryQueue
     let sender: WebhookSender
     let logger: Logger
     let clock: @Sendable () -> Date
@@ -27,7 +27,8 @@ package struct OutboxDeliverer: Sendable {
     package var parallelism = 8
 
     package init(
-        store: MonitorStore, transport: any WebhookTransport, logger: Logger, clock: @escaping @Sendable () -> Date,
+        store: any DeliveryQueue, transport: any WebhookTransport, logger: Logger,
+        clock: @escaping @Sendable () -> Date,
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
     ) {
         self.store = store

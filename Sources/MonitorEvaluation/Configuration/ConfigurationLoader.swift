@@ -21,7 +21,7 @@ public enum ConfigurationLoader {
     /// The top-level keys, in the order the documented example explains them.
     static let topLevelKeys = [
         "state_dir", "interval", "listen", "endpoint", "http", "tls", "cdn", "retention", "alerts", "webhooks",
-        "domains", "apps", "shard", "maintenance", "heartbeat",
+        "domains", "apps", "shard", "maintenance", "heartbeat", "store",
     ]
 
     /// The configuration `text` describes with its warnings, or every problem in it.
@@ -120,6 +120,14 @@ struct ConfigurationBuilder {
         }
         if let node = fields["shard"] { configuration.shard = shard(node, path: path.key("shard")) }
         if let node = fields["heartbeat"] { configuration.heartbeat = heartbeat(node, path: path.key("heartbeat")) }
+        if let node = fields["store"] {
+            configuration.store = store(node, path: path.key("store"))
+            if configuration.store != nil, let shard = fields["shard"] {
+                reader.report(
+                    "a cluster (store: postgres:) shares every domain among its daemons; remove shard", at: shard,
+                    path: path.key("shard"))
+            }
+        }
         if let node = fields["maintenance"] {
             configuration.maintenance = maintenance(
                 node, path: path.key("maintenance"), knownDomains: Set(configuration.domains.map(\.name)))

@@ -38,6 +38,8 @@ public struct MonitorConfiguration: Sendable, Hashable {
     public var maintenance: [MaintenanceWindow] = []
     /// The dead man's switch (`heartbeat`), pinged while the daemon is healthy; `nil` when not configured.
     public var heartbeat: HeartbeatConfiguration?
+    /// The shared PostgreSQL database of a cluster (`store: postgres:`); `nil`: SQLite in `state_dir`.
+    package var store: ClusterStore?
 
     /// A configuration with every default and no domains, the same as an empty file.
     public init(

@@ -24,6 +24,8 @@ final class DaemonFixture: Sendable {
     let cdn = Mutex<(Int, String, [(String, String)])>((200, DaemonFixture.version1, DaemonFixture.appleHeaders))
     /// What Apple's CDN serves for one domain instead of `cdn`, by domain.
     let cdnFor = Mutex<[String: (Int, String, [(String, String)])]>([:])
+    /// How long Apple's CDN waits before it answers (a check in flight for that long).
+    let cdnDelay = Mutex<Duration>(.zero)
     /// What the webhook receiver answers, in order; the last one repeats.
     let receiverAnswers = Mutex<[FixtureResponse]>([.text(#"{"ok":true}"#)])
     /// The standard webhook's secret.
@@ -75,7 +77,9 @@ final class DaemonFixture: Sendable {
         domains.map { domain in
             FixtureRoute("/a/v1/\(domain)") { _ in
                 let (status, body, headers) = self.cdnFor.withLock { $0[domain] } ?? self.cdn.withLock { $0 }
-                return .text(body, status: status, headers: headers)
+                var response = FixtureResponse.text(body, status: status, headers: headers)
+                response.delay = self.cdnDelay.withLock { $0 }
+                return response
             }
         }
     }

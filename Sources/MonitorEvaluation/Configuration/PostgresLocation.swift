@@ -5,11 +5,11 @@ import Foundation
 ///
 /// The URL carries the password: nothing here ever shows it. `description` and every parse error name the part
 /// that is wrong, never the text, so a message can be logged as it is.
-package struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
+package struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
     /// libpq's `sslmode` values that mean something to a monitor: `verify-full` (the default: the server's
     /// certificate must chain to the CA and name the host), `require` (encrypted, not verified: only on a network
     /// the operator trusts) and `disable` (loopback and tests).
-    package enum TLSMode: String, Sendable, Equatable, CaseIterable {
+    package enum TLSMode: String, Sendable, Hashable, CaseIterable {
         case disable
         case require
         case verifyFull = "verify-full"

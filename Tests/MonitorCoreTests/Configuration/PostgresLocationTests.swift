@@ -1,4 +1,4 @@
-import MonitorPostgres
+import MonitorEvaluation
 import Testing
 
 /// The URL of the cluster's database: read as libpq would, refused with the part that is wrong, never shown.

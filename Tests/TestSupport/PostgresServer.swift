@@ -1,25 +1,24 @@
 import Foundation
-import MonitorPostgres
+import MonitorEvaluation
 import Synchronization
-import TestSupport
 
 /// A throwaway PostgreSQL 15 server for this test process: `initdb` in a temporary directory as an unprivileged
 /// user (initdb refuses root, and CI runs as root), a free port on loopback, `fsync=off`, password authentication
 /// (so a test can look for the password in what the code says). Stopped when the process exits.
 ///
 /// Needs Debian's `postgresql-15` (`.ci/run` installs it); without it the tests fail and say so.
-final class PostgresServer: Sendable {
+public final class PostgresServer: Sendable {
     static let binaries = "/usr/lib/postgresql/15/bin"
     /// One server for the whole test run: each test gets a database of its own (`freshDatabase`).
     static let shared = Task<PostgresServer, any Error> { try PostgresServer() }
     private static let running = Mutex<[(pid: Int32, directory: URL)]>([])
     private static let databases = Atomic<Int>(0)
 
-    let directory: URL
-    let port: Int
-    let user = "aasa"
+    public let directory: URL
+    public let port: Int
+    public let user = "aasa"
     /// Random per run: tests assert it appears in no message.
-    let password: String
+    public let password: String
 
     private init() throws {
         guard FileManager.default.isExecutableFile(atPath: "\(Self.binaries)/initdb") else {
@@ -58,7 +57,7 @@ final class PostgresServer: Sendable {
     }
 
     /// A new, empty database on the shared server, as a location a store connects to.
-    static func freshDatabase() async throws -> (PostgresServer, PostgresLocation) {
+    package static func freshDatabase() async throws -> (PostgresServer, PostgresLocation) {
         let server = try await shared.value
         let name = "t\(databases.add(1, ordering: .relaxed).newValue)_\(getpid())"
         try run(
@@ -78,7 +77,7 @@ final class PostgresServer: Sendable {
     }
 
     /// Runs SQL with psql against `database` and returns its unaligned output (one row per line).
-    func psql(_ sql: String, database: String) throws -> String {
+    public func psql(_ sql: String, database: String) throws -> String {
         let log = directory.appendingPathComponent("psql-\(UUID().uuidString.prefix(8)).out")
         try Self.run(
             "\(Self.binaries)/psql",
@@ -91,7 +90,7 @@ final class PostgresServer: Sendable {
     }
 
     /// Runs SQL that must fail and returns what psql said.
-    func psqlFails(_ sql: String, database: String) -> String {
+    public func psqlFails(_ sql: String, database: String) -> String {
         do {
             let output = try psql(sql, database: database)
             return "succeeded: \(output)"
