@@ -103,13 +103,17 @@ package struct PostgresJournal: Journal {
                     """
                     INSERT INTO documents (hash, canonical_text, first_seen, last_seen)
                     VALUES (\(hash), \(text), \(report.checkedAt), \(report.checkedAt))
-                    ON CONFLICT (hash) DO UPDATE SET last_seen = greatest(documents.last_seen, excluded.last_seen)
+                    ON CONFLICT (hash) DO UPDATE SET last_seen = greatest(documents.last_seen, excluded.last_seen),
+                        changed = nextval('changes'), changed_at = clock_timestamp()
                     """, logger: logger)
             }
             // The run that ends gets its figures from the domain's row, as on SQLite.
             if let id = open.id, let lastSeen = open.lastSeen, let checks = open.checks {
                 try await connection.query(
-                    "UPDATE runs SET last_seen = \(lastSeen), checks = \(checks) WHERE id = \(id)", logger: logger)
+                    """
+                    UPDATE runs SET last_seen = \(lastSeen), checks = \(checks), changed = nextval('changes'), changed_at = clock_timestamp()
+                    WHERE id = \(id)
+                    """, logger: logger)
             }
             let inserted = try await connection.query(
                 """
@@ -135,7 +139,7 @@ package struct PostgresJournal: Journal {
             SET next_due = now() + make_interval(secs => \(nextIn)), owner = NULL, lease_until = NULL,
                 state_version = state_version + \(queues), checked_by = \(node), checked_at = now(),
                 entry = \(entry.bytea), verdict = \(outcome.state.verdict.rawValue), run_id = \(run.id),
-                run_last_seen = \(runLastSeen), run_checks = \(runChecks)
+                run_last_seen = \(runLastSeen), run_checks = \(runChecks), changed = nextval('changes'), changed_at = clock_timestamp()
             WHERE domain = \(domain)
             RETURNING state_version
             """, logger: logger)

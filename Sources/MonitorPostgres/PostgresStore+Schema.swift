@@ -6,6 +6,9 @@ extension PostgresStore {
     /// The migrations in order; the schema's version is how many have run.
     static let migrations: [[String]] = [
         [
+            // Every commit takes the next number of `changes` for the rows it writes: a node copying the cluster's
+            // history into its own state directory (`ClusterMirror`) asks for what changed after the last it copied.
+            "CREATE SEQUENCE changes",
             """
             CREATE TABLE nodes (
                 name text PRIMARY KEY,
@@ -29,10 +32,13 @@ extension PostgresStore {
                 verdict text,
                 run_id bigint,
                 run_last_seen timestamptz,
-                run_checks int
+                run_checks int,
+                changed bigint NOT NULL DEFAULT 0,
+                changed_at timestamptz NOT NULL DEFAULT clock_timestamp()
             )
             """,
             "CREATE INDEX domains_next_due ON domains (next_due)",
+            "CREATE INDEX domains_changed ON domains (changed)",
             // Few rows hold a lease at a time: the earliest end is found without a scan (the next claim's time).
             "CREATE INDEX domains_lease_until ON domains (lease_until) WHERE lease_until IS NOT NULL",
             // The history as on SQLite: runs of equal outcomes, first events, each document once per meaning.
@@ -48,28 +54,37 @@ extension PostgresStore {
                 cdn_hash text,
                 key text NOT NULL,
                 report bytea NOT NULL,
-                opens_history boolean NOT NULL
+                opens_history boolean NOT NULL,
+                changed bigint NOT NULL DEFAULT nextval('changes'),
+                changed_at timestamptz NOT NULL DEFAULT clock_timestamp()
             )
             """,
             "CREATE INDEX runs_domain ON runs (domain, id)",
+            "CREATE INDEX runs_changed ON runs (changed)",
             """
             CREATE TABLE timeline (
                 id bigserial PRIMARY KEY,
                 domain text NOT NULL,
                 at timestamptz NOT NULL,
                 kind text NOT NULL,
-                detail bytea NOT NULL
+                detail bytea NOT NULL,
+                changed bigint NOT NULL DEFAULT nextval('changes'),
+                changed_at timestamptz NOT NULL DEFAULT clock_timestamp()
             )
             """,
             "CREATE INDEX timeline_domain ON timeline (domain, at)",
+            "CREATE INDEX timeline_changed ON timeline (changed)",
             """
             CREATE TABLE documents (
                 hash text PRIMARY KEY,
                 canonical_text text NOT NULL,
                 first_seen timestamptz NOT NULL,
-                last_seen timestamptz NOT NULL
+                last_seen timestamptz NOT NULL,
+                changed bigint NOT NULL DEFAULT nextval('changes'),
+                changed_at timestamptz NOT NULL DEFAULT clock_timestamp()
             )
             """,
+            "CREATE INDEX documents_changed ON documents (changed)",
             // Each node's own conditions (`monitor.*`: its resources, its network, its store).
             """
             CREATE TABLE conditions (

@@ -1,6 +1,6 @@
 import Foundation
-import MonitorEvaluation
 import Logging
+import MonitorEvaluation
 import NIOSSL
 import PostgresNIO
 

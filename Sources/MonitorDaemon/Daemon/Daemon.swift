@@ -132,7 +132,8 @@ package enum Daemon {
                 cluster = try await ClusterStartup.open(settings, configuration: configuration, logger: logger)
             } catch {
                 logger.critical(
-                    "cannot use the cluster's database", metadata: ["database": "\(settings.location)", "error": "\(error)"])
+                    "cannot use the cluster's database",
+                    metadata: ["database": "\(settings.location)", "error": "\(error)"])
                 await engine.shutdown()
                 try? store.close()
                 return 1

@@ -39,7 +39,8 @@ extension DaemonExecutor {
         group.addTask {
             do { try await cluster.store.register(domains: names) } catch {
                 logger.error(
-                    "the reloaded domains could not be added to the database; reload again", metadata: ["error": "\(error)"])
+                    "the reloaded domains could not be added to the database; reload again",
+                    metadata: ["error": "\(error)"])
             }
         }
     }

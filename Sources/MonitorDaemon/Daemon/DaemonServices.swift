@@ -4,6 +4,7 @@ import Logging
 import MonitorCore
 import MonitorEndpoint
 import MonitorEvaluation
+import MonitorPostgres
 import MonitorStatus
 import MonitorStore
 import ServiceLifecycle
@@ -49,6 +50,9 @@ struct DaemonServices {
                 notifier: notifier,
                 logger: Logger(label: "reload"), clock: clock),
         ]
+        if let cluster = executor.cluster {
+            services.append(ClusterMirror(cluster: cluster.store, store: store, logger: Logger(label: "mirror")))
+        }
         // READY=1 and `ready` wait for the endpoint's socket (the core starts no check before `listening`); state
         // directory, store and engine are up already.
         if let listen {

@@ -49,7 +49,8 @@ extension ConfigurationBuilder {
         if let value = settings["node"] {
             store.node = reader.string(value, path: postgresPath.key("node"))
             if let name = store.node, name.count > 100 || name.contains(where: \.isNewline) {
-                reader.report("expected a node name of at most 100 characters on one line", at: value,
+                reader.report(
+                    "expected a node name of at most 100 characters on one line", at: value,
                     path: postgresPath.key("node"))
                 store.node = nil
             }

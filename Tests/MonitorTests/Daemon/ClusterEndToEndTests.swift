@@ -1,5 +1,6 @@
 import EndToEndSlot
 import Foundation
+import HTTPEngine
 import MonitorEvaluation
 import Synchronization
 import TestSupport
@@ -54,6 +55,17 @@ struct ClusterEndToEndTests {
         }
     }
 
+    /// The checked domains `GET /api/v1/domains` of the endpoint at `address` lists.
+    static func listed(_ address: String) async throws -> Set<String> {
+        try await withCurlEngine { engine in
+            let response = try await engine.perform(
+                HTTPRequest(url: "http://\(address)/api/v1/domains", method: "GET", httpsOnly: false))
+            let json = try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any]
+            let rows = json?["domains"] as? [[String: Any]] ?? []
+            return Set(rows.filter { $0["verdict"] as? String == "ready" }.compactMap { $0["domain"] as? String })
+        }
+    }
+
     @Test("each domain checked once per interval, each transition posted once, a killed node's domains taken over")
     func sharedFleet() async throws {
         let (server, location) = try await PostgresServer.freshDatabase()
@@ -81,6 +93,20 @@ struct ClusterEndToEndTests {
                     "SELECT count(*) FILTER (WHERE checked_at IS NOT NULL), count(DISTINCT checked_by) FROM domains")
                 return row == "6|2"
             }
+
+            // Either node answers for the whole fleet: its API lists every domain as checked (by either node),
+            // and `status` on its host prints every domain.
+            for node in [nodeA, nodeB] {
+                try await node.waitForLog("endpoint listening")
+                let address = try StoreFaultTests.address(node)
+                try await eventually("every domain in \(address)'s /api/v1/domains", log: node) {
+                    try await Self.listed(address) == Set(Self.domains)
+                }
+            }
+            let status = try RunningMonitor(
+                arguments: ["status", "--json", "--config", b.configPath], environment: environment)
+            #expect(try await status.waitForExit() == 0, "\(status.standardError)")
+            for domain in Self.domains { #expect(status.standardOutput.contains("\"\(domain)\""), "\(domain)") }
 
             // Every origin breaks: one firing per domain. Node A is paused past its lease in the middle of a check
             // (Apple's CDN answers after 3 s, so a check of A's is caught in flight).
