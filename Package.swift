@@ -221,6 +221,7 @@ let package = Package(
                 "MonitorEndpoint",
                 "MonitorStatus",
                 "MonitorStore",
+                "MonitorPostgres",
                 "HTTPEngine",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -79,6 +79,14 @@ struct SilenceAddCommand: AsyncParsableCommand {
         }
         let located = try state.locate(configuration: configuration, environment: environment)
         if let names = order.domains { try located.requireWatched(names) }
+        if let silence = try await ClusterAccess.withStore(
+            located.configuration, { try await order.add(to: $0, at: now) })
+        {
+            printForTerminal(
+                "silence \(silence.id): \(SilenceListCommand.scope(silence)) \(SilenceStatus(silence, now: now).shownText)"
+            )
+            return
+        }
         let store = try await StateAccess.creatingStore(
             located, configured: (state.stateDirectory ?? "").isEmpty && located.configuration != nil)
         defer { try? store.close() }
@@ -155,13 +163,19 @@ struct SilenceExpireCommand: AsyncParsableCommand {
         let number: Int64
         do { number = try SilenceBook.id(id) } catch { throw CommandFailure.usage(error.message) }
         let located = try state.locate(configuration: configuration, environment: environment)
-        let store = try await StateAccess.store(located)
-        defer { try? store.close() }
         let now = Date()
-        guard
-            let silence = try await SilenceBook.expire(
-                id: number, store: store, by: SilenceCommand.currentUser(environment), now: now)
-        else { throw CommandFailure(message: "error: no silence \(number)", exitCode: 1) }
+        let author = SilenceCommand.currentUser(environment)
+        let expired: Silence?
+        if let cluster = try await ClusterAccess.withStore(
+            located.configuration, { try await SilenceBook.expire(id: number, store: $0, by: author, now: now) })
+        {
+            expired = cluster
+        } else {
+            let store = try await StateAccess.store(located)
+            defer { try? store.close() }
+            expired = try await SilenceBook.expire(id: number, store: store, by: author, now: now)
+        }
+        guard let silence = expired else { throw CommandFailure(message: "error: no silence \(number)", exitCode: 1) }
         printForTerminal(
             "silence \(silence.id): \(SilenceListCommand.scope(silence)) ended \(silence.endsAt.shownTime)")
     }

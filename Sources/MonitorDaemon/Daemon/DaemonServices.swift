@@ -137,7 +137,7 @@ struct DaemonServices {
             basicAuth: { await executor.configuration.endpoint.basicAuth },
             hosts: { await executor.configuration.endpoint.hosts },
             api: APISources(
-                store: store, configured: { await executor.configuredNames },
+                store: store, silenceStore: executor.cluster?.store, configured: { await executor.configuredNames },
                 isConfigured: { await executor.isConfigured($0) },
                 maintenance: { await executor.configuration.maintenance.silences(at: $0) }, now: clock))
     }

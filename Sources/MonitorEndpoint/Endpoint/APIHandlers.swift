@@ -109,7 +109,7 @@ struct APIHandlers: Sendable {
         } catch {
             throw APIError.field(error.field, error.message)
         }
-        let silence = try await read("silences") { try await order.add(to: api.store, at: now) }
+        let silence = try await read("silences") { try await order.add(to: api.silenceStore, at: now) }
         var response = try Self.json(.created, SilenceStatus(silence, now: now))
         response.headers[.location] = "/api/v1/silences/\(silence.id)"
         return response
@@ -124,7 +124,7 @@ struct APIHandlers: Sendable {
         do { id = try SilenceBook.id(text) } catch { throw APIError.parameter(error.field, error.message) }
         let now = api.now()
         let expired = try await read("silences") {
-            try await SilenceBook.expire(id: id, store: api.store, by: user, now: now)
+            try await SilenceBook.expire(id: id, store: api.silenceStore, by: user, now: now)
         }
         guard let expired else { throw APIError.notFound("no silence \(id)") }
         return try Self.json(.ok, SilenceStatus(expired, now: now))

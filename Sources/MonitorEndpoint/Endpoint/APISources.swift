@@ -9,6 +9,9 @@ import MonitorStore
 package struct APISources: Sendable {
     /// The state database: read for status, history and silences; written for silences.
     package var store: MonitorStore
+    /// Where silences are written: `store`, or a cluster's shared database (the node's copy then shows a new silence
+    /// within `ClusterMirror`'s period).
+    package var silenceStore: any SilenceWriting
     /// The configured domains (A-labels), asked on every request, so a reload counts at once.
     package var configured: @Sendable () async -> [String]
     /// Whether one A-label is configured: a badge or a domain's answer asks about one name, without listing a fleet.
@@ -19,13 +22,14 @@ package struct APISources: Sendable {
     package var now: @Sendable () -> Date
 
     package init(
-        store: MonitorStore,
+        store: MonitorStore, silenceStore: (any SilenceWriting)? = nil,
         configured: @escaping @Sendable () async -> [String],
         isConfigured: (@Sendable (String) async -> Bool)? = nil,
         maintenance: @escaping @Sendable (Date) async -> [Silence] = { _ in [] },
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.store = store
+        self.silenceStore = silenceStore ?? store
         self.configured = configured
         self.isConfigured = isConfigured ?? { name in await configured().contains(name) }
         self.maintenance = maintenance

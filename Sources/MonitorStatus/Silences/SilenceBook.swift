@@ -24,7 +24,9 @@ package enum SilenceBook {
     }
 
     /// Ends the silence `id` at `now`; `nil` when there is no such silence. One already over is returned unchanged.
-    package static func expire(id: Int64, store: MonitorStore, by author: String, now: Date) async throws -> Silence? {
+    package static func expire(
+        id: Int64, store: any SilenceWriting, by author: String, now: Date
+    ) async throws -> Silence? {
         try await store.expireSilence(id: id, by: author, at: now)
     }
 }

@@ -109,7 +109,7 @@ package struct SilenceOrder: Sendable, Hashable {
     }
 
     /// Stores the silence; the running daemon counts it from each domain's next check.
-    package func add(to store: MonitorStore, at now: Date) async throws -> Silence {
+    package func add(to store: any SilenceWriting, at now: Date) async throws -> Silence {
         try await store.addSilence(
             domains: domains, code: code, from: startsAt, until: endsAt, author: author, reason: reason, at: now)
     }
