@@ -22,7 +22,8 @@ struct ControlFile {
     }
 
     /// The control file; `Recommends: bash-completion` because the packaged completions (argument-parser's, for
-    /// files, finding codes, webhook names and configured domains) do nothing in bash without it.
+    /// files, finding codes, webhook names and configured domains) do nothing in bash without it; `Suggests:
+    /// postgresql` for several daemons on one database (`store: postgres:`), which may run on another host.
     var text: String {
         return """
             Package: aasa-monitor
@@ -32,6 +33,7 @@ struct ControlFile {
             Installed-Size: \(installedSize)
             Depends: \((libraryDepends + Self.scriptDepends).joined(separator: ", "))
             Recommends: bash-completion
+            Suggests: postgresql
             Section: net
             Priority: optional
             Description: watches Apple universal-link association (AASA) files

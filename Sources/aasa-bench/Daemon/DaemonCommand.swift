@@ -54,6 +54,8 @@ struct DaemonCommand: AsyncParsableCommand {
     @Option(help: "The aasa-monitor to run (default: next to this executable).") var binary: String?
     @Option(name: .customLong("keep-state"), help: "Copy each run's state directory into DIR.")
     var keepStateDirectory: String?
+    @Option(help: "Run this many daemons as one cluster on a throwaway PostgreSQL 15 (0: one daemon on SQLite).")
+    var cluster = 0
 
     func run() async throws {
         typealias Options = DaemonOrchestrator.Options
@@ -69,6 +71,7 @@ struct DaemonCommand: AsyncParsableCommand {
         options.bareRuns = try Options.positive(String(bareRuns), "--bare-runs")
         options.readerCapSeconds = try Options.seconds(readerCap, "--reader-cap")
         options.keepStateDirectory = keepStateDirectory
+        options.clusterNodes = cluster
         if let binary { options.binary = binary }
         try await runBenchmark("daemon") { try await DaemonOrchestrator.run(options) }
     }

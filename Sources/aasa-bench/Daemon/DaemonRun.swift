@@ -64,8 +64,11 @@ struct DaemonRun {
             concurrency: options.concurrency, stateDirectory: directory + "/state", endpointPort: endpointPort
         ).write(toFile: configPath, atomically: true, encoding: .utf8)
         let before = target.fixture?.activity
+        let cluster = try await ClusterNodes.start(
+            options.clusterNodes, configPath: configPath, directory: directory, binary: binary)
         let daemon = try RunningMonitor(
-            arguments: ["run", "--config", configPath, "--log-level", "error"], binary: binary)
+            arguments: ["run", "--config", configPath, "--log-level", "error"], environment: cluster?.environment,
+            binary: binary)
         // A fixed-duration run, not a test: the benchmark's figures are what happened in this time.
         let start = ContinuousClock.now
         let end = start + .seconds(options.seconds)
@@ -87,8 +90,10 @@ struct DaemonRun {
             // The steady state starts once every domain has its first run (its report, stored once).
             if firstCycle == nil, now.domains >= options.domains { firstCycle = now }
         }
-        let figures = try ProcessFigures.read(pid: daemon.pid)
+        var figures = try ProcessFigures.read(pid: daemon.pid)
+        if let cluster { figures.cpuSeconds += try cluster.otherNodesCPUSeconds() }
         let atEnd = try recorded(database)
+        if let cluster { try cluster.report(checks: atEnd.checks) }
         let overview = try await EndpointProbe.get(port: endpointPort, path: "/", capSeconds: options.readerCapSeconds)
         let metrics = try await EndpointProbe.get(
             port: endpointPort, path: "/metrics", capSeconds: options.readerCapSeconds)
@@ -96,6 +101,7 @@ struct DaemonRun {
             binary: binary, configPath: configPath, capSeconds: options.readerCapSeconds)
         let afterReaders = try ProcessFigures.read(pid: daemon.pid)
         let stopping = ContinuousClock.now
+        try await cluster?.stopOthers()
         daemon.send(SIGTERM)
         let exitStatus = try await daemon.waitForExit(timeout: .seconds(600))
         let stopSeconds = seconds(ContinuousClock.now - stopping)

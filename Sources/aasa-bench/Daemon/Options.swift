@@ -30,6 +30,10 @@ extension DaemonOrchestrator {
         /// Where to copy each run's state directory after its clean stop (`run-N` inside), to look into what it
         /// stores; nil keeps nothing.
         var keepStateDirectory: String?
+        /// Daemons of one cluster on a throwaway PostgreSQL (`store: postgres:`); 0 runs one daemon on SQLite. The
+        /// first node's figures and readers are reported as for one daemon; CPU is summed over the nodes, checks are
+        /// read from the first node's copy of the history (`ClusterMirror`), and PostgreSQL's WAL is counted.
+        var clusterNodes = 0
         var binary = FixtureFleet.siblingMonitor
 
         static func positive(_ value: String, _ flag: String) throws -> Int {
