@@ -98,13 +98,20 @@ package struct PostgresJournal: Journal {
             runChecks = (open.checks ?? 0) + 1
             runLastSeen = lastSeen
         case .start(let new):
+            // Many domains may serve one document (a platform's template): its row is moved at most once a day,
+            // or every node's commits would queue on that one row's lock. Retention counts in days.
             for (hash, text) in outcome.documents.sorted(by: { $0.key < $1.key }) {
                 try await connection.query(
                     """
                     INSERT INTO documents (hash, canonical_text, first_seen, last_seen)
                     VALUES (\(hash), \(text), \(report.checkedAt), \(report.checkedAt))
-                    ON CONFLICT (hash) DO UPDATE SET last_seen = greatest(documents.last_seen, excluded.last_seen),
-                        changed = nextval('changes'), changed_at = clock_timestamp()
+                    ON CONFLICT (hash) DO NOTHING
+                    """, logger: logger)
+                try await connection.query(
+                    """
+                    UPDATE documents SET last_seen = \(report.checkedAt), changed = nextval('changes'),
+                        changed_at = clock_timestamp()
+                    WHERE hash = \(hash) AND last_seen < \(report.checkedAt) - interval '1 day'
                     """, logger: logger)
             }
             // The run that ends gets its figures from the domain's row, as on SQLite.

@@ -29,8 +29,9 @@ extension PostgresStore {
             {
                 let (domain, entry, lastSeen, checks, changed, settled) = try row.decode(
                     (String, Data, Date?, Int?, Int64, Bool).self)
-                changes.domains.append(
-                    MirroredDomain(domain: domain, entry: entry, runLastSeen: lastSeen, runChecks: checks))
+                var mirrored = MirroredDomain(domain: domain, entry: entry, runLastSeen: lastSeen, runChecks: checks)
+                mirrored.changed = changed
+                changes.domains.append(mirrored)
                 if settled, settling { changes.next.domains = changed } else { settling = false }
             }
             settling = true
@@ -46,10 +47,11 @@ extension PostgresStore {
                     try row.decode(
                         (Int64, String, Date, Date, Int, String, String?, String?, String, Data, Bool, Int64, Bool)
                             .self)
-                changes.runs.append(
-                    MirroredRun(
-                        id: id, domain: domain, firstSeen: first, lastSeen: last, checks: checks, verdict: verdict,
-                        originHash: origin, cdnHash: cdn, key: key, report: report, opensHistory: opens))
+                var mirrored = MirroredRun(
+                    id: id, domain: domain, firstSeen: first, lastSeen: last, checks: checks, verdict: verdict,
+                    originHash: origin, cdnHash: cdn, key: key, report: report, opensHistory: opens)
+                mirrored.changed = changed
+                changes.runs.append(mirrored)
                 if settled, settling { changes.next.runs = changed } else { settling = false }
             }
             settling = true
@@ -63,7 +65,9 @@ extension PostgresStore {
             {
                 let (hash, text, first, last, changed, settled) = try row.decode(
                     (String, String, Date, Date, Int64, Bool).self)
-                changes.documents.append(MirroredDocument(hash: hash, text: text, firstSeen: first, lastSeen: last))
+                var mirrored = MirroredDocument(hash: hash, text: text, firstSeen: first, lastSeen: last)
+                mirrored.changed = changed
+                changes.documents.append(mirrored)
                 if settled, settling { changes.next.documents = changed } else { settling = false }
             }
             settling = true
@@ -76,8 +80,9 @@ extension PostgresStore {
             {
                 let (id, domain, at, kind, detail, changed, settled) = try row.decode(
                     (Int64, String, Date, String, Data, Int64, Bool).self)
-                changes.timeline.append(
-                    MirroredTimelineEvent(id: id, domain: domain, at: at, kind: kind, detail: detail))
+                var mirrored = MirroredTimelineEvent(id: id, domain: domain, at: at, kind: kind, detail: detail)
+                mirrored.changed = changed
+                changes.timeline.append(mirrored)
                 if settled, settling { changes.next.timeline = changed } else { settling = false }
             }
         } catch let error as PostgresStoreError {

@@ -4,16 +4,17 @@ import PostgresNIO
 
 /// Domain leases: which node checks which domain now. Judged by the database's clock only.
 extension PostgresStore {
-    /// Adds the domains no row holds yet, due at once; rows of other domains are left as they are (another node
-    /// may be configured with them during a rolling change).
-    package func register(domains: [String]) async throws(PostgresStoreError) {
+    /// Adds the domains no row holds yet, due at random within `spread` seconds (a new fleet's first checks are
+    /// spread as a daemon of its own spreads them, not all due at once); rows of other domains are left as they
+    /// are (another node may be configured with them during a rolling change).
+    package func register(domains: [String], spread: Double = 0) async throws(PostgresStoreError) {
         guard !domains.isEmpty else { return }
         let logger = self.logger
         _ = try await transaction("registering \(domains.count) domains") { connection in
             try await connection.query(
                 """
                 INSERT INTO domains (domain, next_due)
-                SELECT name, now() FROM unnest(\(domains)::text[]) AS name
+                SELECT name, now() + make_interval(secs => random() * \(spread)) FROM unnest(\(domains)::text[]) AS name
                 ON CONFLICT (domain) DO NOTHING
                 """, logger: logger)
         }

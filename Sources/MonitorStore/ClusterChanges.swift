@@ -15,9 +15,35 @@ package struct ClusterChanges: Sendable {
     /// A table gave as many rows as asked: read again at once.
     package var full = false
 
+    /// These changes without the rows already copied (`seen`: read again because they are newer than the cursor,
+    /// not written again), and `seen` with the kept rows added and those the cursor has passed removed.
+    package func unseen(_ seen: SeenChanges) -> (changes: ClusterChanges, seen: SeenChanges) {
+        var copy = self
+        copy.domains = domains.filter { !seen.domains.contains($0.changed) }
+        copy.runs = runs.filter { !seen.runs.contains($0.changed) }
+        copy.documents = documents.filter { !seen.documents.contains($0.changed) }
+        copy.timeline = timeline.filter { !seen.timeline.contains($0.changed) }
+        var now = SeenChanges()
+        now.domains = seen.domains.union(copy.domains.map(\.changed)).filter { $0 > next.domains }
+        now.runs = seen.runs.union(copy.runs.map(\.changed)).filter { $0 > next.runs }
+        now.documents = seen.documents.union(copy.documents.map(\.changed)).filter { $0 > next.documents }
+        now.timeline = seen.timeline.union(copy.timeline.map(\.changed)).filter { $0 > next.timeline }
+        return (copy, now)
+    }
+
     package init(next: ChangeCursor) {
         self.next = next
     }
+}
+
+/// The change numbers above the cursor a node has copied, per table.
+package struct SeenChanges: Sendable {
+    package var domains: Set<Int64> = []
+    package var runs: Set<Int64> = []
+    package var documents: Set<Int64> = []
+    package var timeline: Set<Int64> = []
+
+    package init() {}
 }
 
 /// Where a node's copy of the cluster's history stands: the last settled change number per table.
@@ -32,6 +58,8 @@ package struct ChangeCursor: Sendable, Hashable {
 
 /// A domain's row: its entry (`BookEntry`, coded as `StoreCoding` codes it) and its open run's figures.
 package struct MirroredDomain: Sendable {
+    /// Its number in the cluster's `changes` sequence.
+    package var changed: Int64 = 0
     package var domain: String
     package var entry: Data
     package var runLastSeen: Date?
@@ -47,6 +75,8 @@ package struct MirroredDomain: Sendable {
 
 /// A history run as the cluster stored it (its report coded as `StoreCoding` codes it).
 package struct MirroredRun: Sendable {
+    /// Its number in the cluster's `changes` sequence.
+    package var changed: Int64 = 0
     package var id: Int64
     package var domain: String
     package var firstSeen: Date
@@ -78,6 +108,8 @@ package struct MirroredRun: Sendable {
 }
 
 package struct MirroredDocument: Sendable {
+    /// Its number in the cluster's `changes` sequence.
+    package var changed: Int64 = 0
     package var hash: String
     package var text: String
     package var firstSeen: Date
@@ -92,6 +124,8 @@ package struct MirroredDocument: Sendable {
 }
 
 package struct MirroredTimelineEvent: Sendable {
+    /// Its number in the cluster's `changes` sequence.
+    package var changed: Int64 = 0
     package var id: Int64
     package var domain: String
     package var at: Date

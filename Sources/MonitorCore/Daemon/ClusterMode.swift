@@ -22,6 +22,12 @@ package struct ClusterMode: Sendable, Hashable {
     package static func leaseDuration(for configuration: MonitorConfiguration) -> TimeInterval {
         configuration.http.timeout.seconds * 4 + 10
     }
+
+    /// The window new domains' first checks are spread over: `DaemonCore.startupWindow`, as on one daemon.
+    package static func startupSpread(for configuration: MonitorConfiguration) -> TimeInterval {
+        let shortest = configuration.domains.map { configuration.interval(for: $0).seconds }.min() ?? 0
+        return DaemonCore.startupWindow(shortestInterval: shortest, domains: configuration.domains.count)
+    }
 }
 
 /// The right to check one domain now, as the database granted it.

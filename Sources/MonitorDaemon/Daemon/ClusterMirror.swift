@@ -20,12 +20,16 @@ struct ClusterMirror: Service {
 
     func run() async throws {
         var cursor = ChangeCursor()
+        /// Change numbers above the cursor already copied: read again until they settle, not written again.
+        var seen = SeenChanges()
         var failing = false
         while !Task.isCancelledOrShuttingDown {
             do {
                 let changes = try await cluster.changes(after: cursor, limit: pageSize)
-                try await store.mirror(changes)
+                let (unseen, copied) = changes.unseen(seen)
+                try await store.mirror(unseen)
                 cursor = changes.next
+                seen = copied
                 if failing {
                     logger.notice("the cluster's history is copied again")
                     failing = false

@@ -23,7 +23,8 @@ enum ClusterStartup {
         let pool = Task { await store.run() }
         do {
             try await store.migrate()
-            try await store.register(domains: configuration.domains.map(\.name))
+            try await store.register(
+                domains: configuration.domains.map(\.name), spread: ClusterMode.startupSpread(for: configuration))
             try await store.beat(startedAt: Date())
         } catch {
             pool.cancel()

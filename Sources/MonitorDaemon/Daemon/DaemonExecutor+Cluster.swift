@@ -35,9 +35,10 @@ extension DaemonExecutor {
         _ configuration: MonitorConfiguration, in cluster: PostgresJournal, group: inout DiscardingTaskGroup
     ) {
         let names = configuration.domains.map(\.name)
+        let spread = ClusterMode.startupSpread(for: configuration)
         let logger = logger
         group.addTask {
-            do { try await cluster.store.register(domains: names) } catch {
+            do { try await cluster.store.register(domains: names, spread: spread) } catch {
                 logger.error(
                     "the reloaded domains could not be added to the database; reload again",
                     metadata: ["error": "\(error)"])

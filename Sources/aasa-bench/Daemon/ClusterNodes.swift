@@ -22,6 +22,8 @@ struct ClusterNodes {
         environment["AASA_PG_URL"] =
             "postgres://\(location.user):\(location.password ?? "")@127.0.0.1:\(location.port)/\(location.database)"
             + "?sslmode=disable"
+        // Inherited by `status`, which reads the same configuration at the end of the run.
+        setenv("AASA_PG_URL", environment["AASA_PG_URL"] ?? "", 1)
         let text = try String(contentsOfFile: configPath, encoding: .utf8)
         let store = "store:\n  postgres:\n    url_env: AASA_PG_URL\n    node: node-%d\n"
         try (text + String(format: store, 1)).write(toFile: configPath, atomically: true, encoding: .utf8)
@@ -54,7 +56,7 @@ struct ClusterNodes {
     /// Checks per node, WAL per check and connections, from the database.
     func report(checks: Int) throws {
         let byNode = try server.psql(
-            "SELECT checked_by || ' ' || count(*) FROM domains WHERE checked_by IS NOT NULL GROUP BY 1 ORDER BY 1",
+            "SELECT checked_by || ' ' || count(*) FROM domains WHERE checked_by IS NOT NULL GROUP BY checked_by ORDER BY 1",
             database: database)
         let wal = (try Int(server.psql("SELECT wal_bytes FROM pg_stat_wal", database: database)) ?? 0) - walAtStart
         let connections = try server.psql(
