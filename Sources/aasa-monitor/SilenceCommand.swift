@@ -79,18 +79,17 @@ struct SilenceAddCommand: AsyncParsableCommand {
         }
         let located = try state.locate(configuration: configuration, environment: environment)
         if let names = order.domains { try located.requireWatched(names) }
-        if let silence = try await ClusterAccess.withStore(
+        let silence: Silence
+        if let shared = try await ClusterAccess.withStore(
             located.configuration, { try await order.add(to: $0, at: now) })
         {
-            printForTerminal(
-                "silence \(silence.id): \(SilenceListCommand.scope(silence)) \(SilenceStatus(silence, now: now).shownText)"
-            )
-            return
+            silence = shared
+        } else {
+            let store = try await StateAccess.creatingStore(
+                located, configured: (state.stateDirectory ?? "").isEmpty && located.configuration != nil)
+            defer { try? store.close() }
+            silence = try await order.add(to: store, at: now)
         }
-        let store = try await StateAccess.creatingStore(
-            located, configured: (state.stateDirectory ?? "").isEmpty && located.configuration != nil)
-        defer { try? store.close() }
-        let silence = try await order.add(to: store, at: now)
         printForTerminal(
             "silence \(silence.id): \(SilenceListCommand.scope(silence)) \(SilenceStatus(silence, now: now).shownText)")
     }
