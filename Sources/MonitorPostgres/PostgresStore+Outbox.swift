@@ -78,19 +78,4 @@ extension PostgresStore {
             """)
         return !rows.isEmpty
     }
-
-    /// Gives a failed post back for another attempt in `retryIn` seconds, with the reason for `outbox list`.
-    package func deliveryFailed(
-        _ delivery: ClaimedDelivery, retryIn: Double, reason: String
-    ) async throws(PostgresStoreError) {
-        let node = self.node
-        _ = try await rows(
-            "recording a failed post",
-            """
-            UPDATE outbox
-            SET claimed_by = NULL, claimed_until = NULL, last_error = \(reason),
-                next_attempt = now() + make_interval(secs => \(retryIn))
-            WHERE id = \(delivery.id) AND claimed_by = \(node)
-            """)
-    }
 }

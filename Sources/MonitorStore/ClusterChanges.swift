@@ -8,8 +8,13 @@ package struct ClusterChanges: Sendable {
     package var runs: [MirroredRun] = []
     package var documents: [MirroredDocument] = []
     package var timeline: [MirroredTimelineEvent] = []
-    /// Every stored silence, ended or not (they are few): the copy replaces the node's own.
-    package var silences: [Silence] = []
+    /// Every stored silence, ended or not (they are few): the copy replaces the node's own; `nil` leaves it.
+    package var silences: [Silence]? = []
+
+    /// Nothing to write.
+    package var isEmpty: Bool {
+        domains.isEmpty && runs.isEmpty && documents.isEmpty && timeline.isEmpty && silences == nil
+    }
     /// Where the next read starts.
     package var next: ChangeCursor
     /// A table gave as many rows as asked: read again at once.

@@ -7,8 +7,13 @@ import MonitorCore
 /// schema of a daemon of its own, so `status`, the pages, the API and the badges read the whole fleet with the
 /// same readers. Copying a row again changes nothing (rows keep the cluster's ids).
 extension MonitorStore {
-    package func mirror(_ changes: ClusterChanges) async throws {
-        try await writer.write { db in
+    /// Writes `changes`; returns the domains whose entry could not be decoded (left as they were, not blocking the
+    /// others).
+    @discardableResult
+    package func mirror(_ changes: ClusterChanges) async throws -> [String] {
+        guard !changes.isEmpty else { return [] }
+        return try await writer.write { db -> [String] in
+            var unreadable: [String] = []
             for document in changes.documents {
                 try db.cachedStatement(
                     sql: """
@@ -37,7 +42,10 @@ extension MonitorStore {
                     ])
             }
             for row in changes.domains {
-                let entry = try StoreCoding.decode(BookEntry.self, from: row.entry)
+                guard let entry = try? StoreCoding.decode(BookEntry.self, from: row.entry) else {
+                    unreadable.append(row.domain)
+                    continue
+                }
                 guard let state = entry.state else { continue }
                 try db.cachedStatement(
                     sql: """
@@ -60,8 +68,9 @@ extension MonitorStore {
                     sql: "INSERT OR IGNORE INTO timeline (id, domain, at, kind, detail_json) VALUES (?, ?, ?, ?, ?)"
                 ).execute(arguments: [event.id, event.domain, StoredInstant(event.at), event.kind, event.detail])
             }
+            guard let silences = changes.silences else { return unreadable }
             try db.execute(sql: "DELETE FROM silences")
-            for silence in changes.silences {
+            for silence in silences {
                 guard let id = Int64(silence.id) else { continue }
                 let domains = try silence.domains.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
                 try db.execute(
@@ -74,6 +83,7 @@ extension MonitorStore {
                         silence.author, silence.reason, StoredInstant(silence.startsAt),
                     ])
             }
+            return unreadable
         }
     }
 }

@@ -87,9 +87,13 @@ struct OutboxClaimTests {
         try await withTwoNodes { server, location, a, _ in
             _ = try await transition(a, "f.test", "evt")
             let post = try #require(try await a.claimDeliveries(limit: 1, ttl: 60).first)
-            try await a.deliveryFailed(post, retryIn: 3_600, reason: "HTTP 503")
+            try await a.markRetry(
+                id: post.id, at: Date(), nextAttemptAt: Date().addingTimeInterval(3_600), status: 503, error: "HTTP 503"
+            )
             #expect(try await a.claimDeliveries(limit: 1, ttl: 60).isEmpty)
-            try await a.deliveryFailed(post, retryIn: 3_600, reason: "not claimed: ignored")
+            try await a.markRetry(
+                id: post.id, at: Date(), nextAttemptAt: Date().addingTimeInterval(3_600), status: nil,
+                error: "not claimed: ignored")
             _ = try server.psql("UPDATE outbox SET next_attempt = now()", database: location.database)
             #expect(try await a.claimDeliveries(limit: 1, ttl: 60).map(\.attempts) == [2])
             #expect(try server.psql("SELECT last_error FROM outbox", database: location.database) == "HTTP 503")

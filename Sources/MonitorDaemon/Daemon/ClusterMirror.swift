@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import MonitorCore
 import MonitorPostgres
 import MonitorStore
 import ServiceLifecycle
@@ -22,12 +23,19 @@ struct ClusterMirror: Service {
         var cursor = ChangeCursor()
         /// Change numbers above the cursor already copied: read again until they settle, not written again.
         var seen = SeenChanges()
+        /// The silences last copied: the same list is not written again every period.
+        var silences: [Silence]?
         var failing = false
         while !Task.isCancelledOrShuttingDown {
             do {
                 let changes = try await cluster.changes(after: cursor, limit: pageSize)
-                let (unseen, copied) = changes.unseen(seen)
-                try await store.mirror(unseen)
+                var (unseen, copied) = changes.unseen(seen)
+                if unseen.silences == silences { unseen.silences = nil } else { silences = unseen.silences }
+                for domain in try await store.mirror(unseen) {
+                    logger.error(
+                        "a domain's stored state in the cluster's database could not be read; this node shows its last copy",
+                        metadata: ["domain": "\(domain)"])
+                }
                 cursor = changes.next
                 seen = copied
                 if failing {
