@@ -24,9 +24,29 @@ package struct PostgresJournal: Journal {
     package func append(_ appends: [JournalAppend]) async throws -> [JournalResult] {
         let node = store.node
         let logger = store.logger
+        var sorting = RoutineChecks()
+        var general: [(index: Int, append: JournalAppend)] = []
+        for (index, append) in appends.enumerated() where !sorting.add(append, at: index) {
+            general.append((index, append))
+        }
+        let routine = sorting
+        let others = general
+        if others.isEmpty {
+            // The cluster's steady state: one statement, atomic on its own.
+            let written = try await store.rows(
+                "recording \(appends.count) checks", routine.update(node: node))
+            return try routine.results(written: written, count: appends.count)
+        }
         return try await store.transaction("appending \(appends.count) records") { connection in
-            var results: [JournalResult] = []
-            for append in appends {
+            var results = [JournalResult](repeating: .fenced, count: appends.count)
+            if !routine.isEmpty {
+                let written = try await connection.query(routine.update(node: node), logger: logger).collect()
+                for (index, result) in try routine.results(written: written, count: appends.count).enumerated()
+                where routine.indices.contains(index) {
+                    results[index] = result
+                }
+            }
+            for (index, append) in others {
                 try await connection.query("SAVEPOINT item", logger: logger)
                 do {
                     let result = try await Self.apply(append, node: node, connection, logger)
@@ -35,10 +55,10 @@ package struct PostgresJournal: Journal {
                     } else {
                         try await connection.query("RELEASE SAVEPOINT item", logger: logger)
                     }
-                    results.append(result)
+                    results[index] = result
                 } catch {
                     try await connection.query("ROLLBACK TO SAVEPOINT item", logger: logger)
-                    results.append(.failed(reason: "\(PostgresStoreError.describing(error, while: "appending"))"))
+                    results[index] = .failed(reason: "\(PostgresStoreError.describing(error, while: "appending"))")
                 }
             }
             return results
