@@ -68,7 +68,8 @@ package struct PostgresJournal: Journal {
                 if let conditions = append.conditions {
                     try await Self.replaceConditions(conditions, node: node, connection, logger)
                 }
-                try await Self.insertDeliveries(append.conditionDeliveries, domain: "", version: nil, connection, logger)
+                try await Self.insertDeliveries(
+                    append.conditionDeliveries, domain: "", version: nil, connection, logger)
             }
             for batch in checks {
                 let held = try await batch.fence(node: node, connection, logger)

@@ -9,7 +9,9 @@ import Testing
 /// its fence in the statement's `WHERE`: the same promises as the general path, against a real PostgreSQL 15.
 @Suite("PostgreSQL routine checks in one statement")
 struct RoutineCheckTests {
-    @Test("repeated outcomes extend their runs under their fences; a late repeat writes nothing; a batch may mix both paths")
+    @Test(
+        "repeated outcomes extend their runs under their fences; a late repeat writes nothing; a batch may mix both paths"
+    )
     func routineChecksAreFenced() async throws {
         try await withTwoNodes { server, location, a, b in
             try await a.register(domains: ["x.test", "y.test"])
@@ -29,7 +31,8 @@ struct RoutineCheckTests {
             #expect(try await PostgresJournal(store: a).append([lateRepeat]).map(\.isFenced) == [true])
 
             try await b.register(domains: ["z.test"])
-            let first = try #require(try await PostgresJournal(store: b).claim(limit: 1, slack: 0, leaseFor: 60).grants.first)
+            let first = try #require(
+                try await PostgresJournal(store: b).claim(limit: 1, slack: 0, leaseFor: 60).grants.first)
             let batch =
                 fresh.sorted { $0.lease.domain < $1.lease.domain }.map {
                     JournalFixtures.check($0.lease.domain, at: 2, entry: $0.entry, lease: $0.lease, nextIn: 600)

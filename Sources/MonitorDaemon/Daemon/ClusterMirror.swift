@@ -28,7 +28,7 @@ struct ClusterMirror: Service {
         var failing = false
         while !Task.isCancelledOrShuttingDown {
             do {
-                let changes = try await cluster.changes(after: cursor, limit: pageSize)
+                let changes = try await cluster.changes(after: cursor, seen: seen, limit: pageSize)
                 var (unseen, copied) = changes.unseen(seen)
                 if unseen.silences == silences { unseen.silences = nil } else { silences = unseen.silences }
                 for domain in try await store.mirror(unseen) {

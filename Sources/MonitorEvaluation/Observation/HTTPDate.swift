@@ -48,7 +48,11 @@ package enum HTTPDate {
                 return nil
             }
             let day: Int
-            if literal(" "), let digit = digits(1) { day = digit } else if let two = digits(2) { day = two } else {
+            if literal(" "), let digit = digits(1) {
+                day = digit
+            } else if let two = digits(2) {
+                day = two
+            } else {
                 return nil
             }
             guard literal(" "), let time = timeOfDay(), literal(" "), let year = digits(4), atEnd else { return nil }
