@@ -12,6 +12,11 @@ struct ClusterNodes {
     let others: [RunningMonitor]
     let environment: [String: String]
     let walAtStart: Int
+    /// The last node after `kill -9` (`--kill-node-at`): its CPU until then, and the database's time of the kill.
+    private(set) var killed: (pid: Int32, cpuSeconds: Double, at: String)?
+    /// The longest a due domain waited for a live node, sampled every few seconds, before and after the kill.
+    private(set) var longestWaitBefore: Double = 0
+    private(set) var longestWaitAfter: Double = 0
 
     /// Adds `store:` to the configuration at `configPath` and starts the other nodes; nil for 0 nodes.
     static func start(_ count: Int, configPath: String, directory: String, binary: String) async throws -> ClusterNodes?
@@ -50,7 +55,45 @@ struct ClusterNodes {
     }
 
     func otherNodesCPUSeconds() throws -> Double {
-        try others.map { try ProcessFigures.read(pid: $0.pid).cpuSeconds }.reduce(0, +)
+        try others.filter { $0.pid != killed?.pid }.map { try ProcessFigures.read(pid: $0.pid).cpuSeconds }
+            .reduce(0, +) + (killed?.cpuSeconds ?? 0)
+    }
+
+    /// Checks the cluster recorded, from the database (not from a node's copy, which lags by its period): the
+    /// checks of the runs that ended and of each domain's open run.
+    func checksRecorded() throws -> Int {
+        let text = try server.psql(
+            """
+            SELECT (SELECT coalesce(sum(r.checks), 0) FROM runs r JOIN domains d ON d.domain = r.domain
+                    WHERE r.id <> d.run_id)
+                 + (SELECT coalesce(sum(run_checks), 0) FROM domains)
+            """, database: database)
+        return Int(text) ?? 0
+    }
+
+    /// `kill -9` of the last node, its CPU read just before.
+    mutating func killLastNode() throws {
+        guard killed == nil, let node = others.last else { return }
+        let cpu = try ProcessFigures.read(pid: node.pid).cpuSeconds
+        let at = try server.psql("SELECT now()", database: database)
+        node.send(SIGKILL)
+        killed = (node.pid, cpu, at)
+        print("  kill -9 of node-\(others.count + 1) at \(at) (database time)")
+    }
+
+    /// How long the most overdue domain has waited for a live node: due, and not leased, or leased by the node
+    /// that was killed (its leases run out; then another node claims them).
+    mutating func sampleWait() throws {
+        let dead = killed == nil ? "NULL" : "'node-\(others.count + 1)'"
+        let text = try server.psql(
+            """
+            SELECT coalesce(extract(epoch FROM max(now() - next_due)), 0)::float8 FROM domains
+            WHERE next_due < now() AND (owner IS NULL OR owner = \(dead) OR lease_until < now())
+            """, database: database)
+        let wait = Double(text) ?? 0
+        if killed == nil { longestWaitBefore = max(longestWaitBefore, wait) } else {
+            longestWaitAfter = max(longestWaitAfter, wait)
+        }
     }
 
     /// Checks per node, WAL per check and connections, from the database.
@@ -67,6 +110,19 @@ struct ClusterNodes {
         print(
             "  PostgreSQL WAL \(wal) bytes = \(checks > 0 ? wal / checks : 0) bytes per check recorded; "
                 + "\(connections) connections (this one included)")
+        print(
+            "  longest wait of a due domain for a live node (sampled every 5 s): "
+                + String(format: "%.1f s", longestWaitBefore)
+                + (killed == nil ? "" : String(format: " before the kill, %.1f s after", longestWaitAfter)))
+        if let killed {
+            let stale = try server.psql(
+                """
+                SELECT count(*) || ' of ' || (SELECT count(*) FROM domains) || ' domains not checked since the kill, '
+                       || round(extract(epoch FROM now() - '\(killed.at)'::timestamptz)) || ' s after it'
+                FROM domains WHERE checked_at IS NULL OR checked_at < '\(killed.at)'::timestamptz
+                """, database: database)
+            print("  failover: \(stale)")
+        }
     }
 
     func stopOthers() async throws {

@@ -20,7 +20,8 @@ import BenchmarkSupport
 //
 // Usage: aasa-bench daemon [--server nginx|fixture] [--domains 1000] [--interval 60s] [--seconds 150] [--runs 3]
 //                           [--concurrency 32] [--bare-concurrency 64] [--bare-domains N] [--bare-runs 3]
-//                           [--reader-cap 120s] [--binary PATH] [--keep-state DIR]
+//                           [--reader-cap 120s] [--binary PATH] [--keep-state DIR] [--cluster N]
+//                           [--kill-node-at SECONDS]
 //   --server nginx    Debian's nginx-light serves `dN.fleet.test` (both AASA paths) and the CDN
 //                     `cdn.fleet.test/a/v1/<domain>` on one TLS port, HTTP/2, ECDSA P-256 (the default).
 //   --server fixture  the in-process fixture fleet, which records the daemon's requests; the bare client replays
@@ -30,6 +31,9 @@ import BenchmarkSupport
 //                     --bare-runs: how many times it runs after each daemon run (its median is the limit).
 //   --binary          the aasa-monitor to run (default: next to this executable).
 //   --keep-state      copies each run's state directory, after its clean stop, into DIR to look into.
+//   --cluster N       N daemons on one throwaway PostgreSQL 15 (CPU summed; WAL per check; longest wait of a due
+//                     domain); --kill-node-at: kill -9 of the last node that far into the run, then how many
+//                     domains were not checked since (run for the interval + 30 s after it to see the failover).
 //
 //        aasa-bench daemon bare-fleet <domains> <port> <ca-file> <concurrency>                (the nginx limit)
 //        aasa-bench daemon bare <url-file> <port> <ca-file> <concurrency> <burst|paced>      (the replay)
@@ -56,6 +60,8 @@ struct DaemonCommand: AsyncParsableCommand {
     var keepStateDirectory: String?
     @Option(help: "Run this many daemons as one cluster on a throwaway PostgreSQL 15 (0: one daemon on SQLite).")
     var cluster = 0
+    @Option(help: "With --cluster 2 or more: kill -9 the last node this far into each run (120, 120s, 2m).")
+    var killNodeAt: String?
 
     func run() async throws {
         typealias Options = DaemonOrchestrator.Options
@@ -72,6 +78,10 @@ struct DaemonCommand: AsyncParsableCommand {
         options.readerCapSeconds = try Options.seconds(readerCap, "--reader-cap")
         options.keepStateDirectory = keepStateDirectory
         options.clusterNodes = cluster
+        if let killNodeAt {
+            guard cluster >= 2 else { throw ValidationError("--kill-node-at needs --cluster 2 or more") }
+            options.killNodeAt = try Options.seconds(killNodeAt, "--kill-node-at")
+        }
         if let binary { options.binary = binary }
         try await runBenchmark("daemon") { try await DaemonOrchestrator.run(options) }
     }

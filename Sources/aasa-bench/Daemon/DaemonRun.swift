@@ -19,7 +19,8 @@ struct DaemonRun {
     var peakRSSAfterReadersKilobytes: Int
     /// Bytes written to disk from start to the end of the run (`ProcessFigures.diskWrittenBytes`).
     var diskWrittenBytes: Int
-    /// Checks recorded when CPU was read: the sum of `run_spans.checks` (`runs.checks` before v7).
+    /// Checks recorded when CPU was read: the sum of `run_spans.checks` (`runs.checks` before v7); a cluster's from
+    /// its database.
     var checks: Int
     /// Domains with at least one check when CPU was read.
     var domainsChecked: Int
@@ -64,7 +65,7 @@ struct DaemonRun {
             concurrency: options.concurrency, stateDirectory: directory + "/state", endpointPort: endpointPort
         ).write(toFile: configPath, atomically: true, encoding: .utf8)
         let before = target.fixture?.activity
-        let cluster = try await ClusterNodes.start(
+        var cluster = try await ClusterNodes.start(
             options.clusterNodes, configPath: configPath, directory: directory, binary: binary)
         let daemon = try RunningMonitor(
             arguments: ["run", "--config", configPath, "--log-level", "error"], environment: cluster?.environment,
@@ -81,6 +82,10 @@ struct DaemonRun {
             }
             // Every 5 s: at 100,000 domains each read sums 100,000 rows, which should not load the machine.
             try await Task.sleep(for: min(.seconds(5), end - ContinuousClock.now))
+            if let killAt = options.killNodeAt, ContinuousClock.now - start >= .seconds(killAt) {
+                try cluster?.killLastNode()
+            }
+            try cluster?.sampleWait()
             // The database may not exist yet.
             guard let now = try? recorded(database) else { continue }
             timeline.append(
@@ -92,8 +97,11 @@ struct DaemonRun {
         }
         var figures = try ProcessFigures.read(pid: daemon.pid)
         if let cluster { figures.cpuSeconds += try cluster.otherNodesCPUSeconds() }
-        let atEnd = try recorded(database)
-        if let cluster { try cluster.report(checks: atEnd.checks) }
+        var atEnd = try recorded(database)
+        if let cluster {
+            atEnd.checks = try cluster.checksRecorded()
+            try cluster.report(checks: atEnd.checks)
+        }
         let overview = try await EndpointProbe.get(port: endpointPort, path: "/", capSeconds: options.readerCapSeconds)
         let metrics = try await EndpointProbe.get(
             port: endpointPort, path: "/metrics", capSeconds: options.readerCapSeconds)

@@ -34,6 +34,8 @@ extension DaemonOrchestrator {
         /// first node's figures and readers are reported as for one daemon; CPU is summed over the nodes, checks are
         /// read from the first node's copy of the history (`ClusterMirror`), and PostgreSQL's WAL is counted.
         var clusterNodes = 0
+        /// Seconds into each run when the last node of the cluster is killed with SIGKILL (failover); nil: never.
+        var killNodeAt: Int?
         var binary = FixtureFleet.siblingMonitor
 
         static func positive(_ value: String, _ flag: String) throws -> Int {
