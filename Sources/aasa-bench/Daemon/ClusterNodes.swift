@@ -91,7 +91,9 @@ struct ClusterNodes {
             WHERE next_due < now() AND (owner IS NULL OR owner = \(dead) OR lease_until < now())
             """, database: database)
         let wait = Double(text) ?? 0
-        if killed == nil { longestWaitBefore = max(longestWaitBefore, wait) } else {
+        if killed == nil {
+            longestWaitBefore = max(longestWaitBefore, wait)
+        } else {
             longestWaitAfter = max(longestWaitAfter, wait)
         }
     }
