@@ -112,7 +112,11 @@ private struct Records {
     var domains: [String] = []
     var nextIns: [Double] = []
     var queues: [Int64] = []
-    var entries: [ByteBuffer] = []
+    var states: [ByteBuffer] = []
+    var alerts: [ByteBuffer] = []
+    var runKeysOfDomains: [String] = []
+    var originHashes: [String] = []
+    var cdnHashes: [String] = []
     var verdicts: [String] = []
     var domainRunIDs: [Int64] = []
     var domainRunLastSeen: [Date] = []
@@ -176,7 +180,12 @@ private struct Records {
         domains.append(report.domain)
         nextIns.append(item.fence?.nextCheckIn ?? 0)
         queues.append(queued)
-        entries.append(try StoreCoding.encode(BookEntry(committed: outcome, run: run)).bytea)
+        let columns = try EntryColumns(outcome, run: run)
+        states.append(columns.state)
+        alerts.append(columns.alerts)
+        runKeysOfDomains.append(columns.runKey)
+        originHashes.append(columns.originHash)
+        cdnHashes.append(columns.cdnHash)
         verdicts.append(outcome.state.verdict.rawValue)
         domainRunIDs.append(run.id)
         domainRunLastSeen.append(lastSeen)
@@ -234,12 +243,16 @@ private struct Records {
             UPDATE domains AS d
             SET next_due = now() + make_interval(secs => u.next_in), owner = NULL, lease_until = NULL,
                 state_version = d.state_version + u.queues, checked_by = \(node), checked_at = now(),
-                entry = u.entry, verdict = u.verdict, run_id = u.run_id, run_last_seen = u.last_seen,
-                run_checks = u.checks, changed = nextval('changes'), changed_at = clock_timestamp()
-            FROM unnest(\(domains)::text[], \(nextIns)::float8[], \(queues)::bigint[], \(entries)::bytea[],
-                        \(verdicts)::text[], \(domainRunIDs)::bigint[], \(domainRunLastSeen)::timestamptz[],
-                        \(domainRunChecks)::int[])
-                 AS u(domain, next_in, queues, entry, verdict, run_id, last_seen, checks)
+                entry = NULL, state = u.state, alerts = nullif(u.alerts, ''::bytea), run_key = u.run_key,
+                origin_hash = nullif(u.origin, ''), cdn_hash = nullif(u.cdn, ''), verdict = u.verdict,
+                run_id = u.run_id, run_last_seen = u.last_seen, run_checks = u.checks, changed = nextval('changes'),
+                changed_at = clock_timestamp()
+            FROM unnest(\(domains)::text[], \(nextIns)::float8[], \(queues)::bigint[], \(states)::bytea[],
+                        \(alerts)::bytea[], \(runKeysOfDomains)::text[], \(originHashes)::text[],
+                        \(cdnHashes)::text[], \(verdicts)::text[], \(domainRunIDs)::bigint[],
+                        \(domainRunLastSeen)::timestamptz[], \(domainRunChecks)::int[])
+                 AS u(domain, next_in, queues, state, alerts, run_key, origin, cdn, verdict, run_id, last_seen,
+                      checks)
             WHERE d.domain = u.domain RETURNING 1
         ), timeline_added AS (
             INSERT INTO timeline (domain, at, kind, detail)

@@ -1,4 +1,5 @@
 import Foundation
+import MonitorCore
 
 /// A node's right to check one domain now: held while `epoch` is the domain's and the node is its owner.
 package struct DomainLease: Sendable, Hashable {
@@ -7,13 +8,23 @@ package struct DomainLease: Sendable, Hashable {
     package var epoch: Int64
     /// When the domain came due, by the database's clock (for lateness figures).
     package var due: Date
-    /// The domain's book entry as the last committed check left it (`nil` before the first).
-    package var entry: Data?
+    /// The domain's book entry as the last committed check left it, in its columns (`EntryColumns`).
+    var stored: StoredEntry
 
-    package init(domain: String, epoch: Int64, due: Date, entry: Data?) {
-        self.domain = domain
-        self.epoch = epoch
-        self.due = due
-        self.entry = entry
+    /// The entry; `nil` before the first check.
+    package func entry() throws -> BookEntry? { try stored.entry() }
+}
+
+/// The columns of a domain's row that hold its book entry, as read.
+struct StoredEntry: Sendable, Hashable {
+    var state: Data?
+    var alerts: Data?
+    var runID: Int64?
+    var runKey: String?
+    /// The whole entry, in rows written by the first schema.
+    var legacy: Data?
+
+    func entry() throws -> BookEntry? {
+        try EntryColumns.entry(state: state, alerts: alerts, runID: runID, runKey: runKey, legacy: legacy)
     }
 }

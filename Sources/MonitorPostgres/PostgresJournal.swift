@@ -117,11 +117,16 @@ package struct PostgresJournal: Journal {
     package func book(domains: [String]) async throws -> [String: BookEntry] {
         let rows = try await store.rows(
             "reading the book",
-            "SELECT domain, entry FROM domains WHERE domain = ANY(\(domains)) AND entry IS NOT NULL")
+            """
+            SELECT domain, state, alerts, run_id, run_key, entry FROM domains
+            WHERE domain = ANY(\(domains)) AND (state IS NOT NULL OR entry IS NOT NULL)
+            """)
         var book: [String: BookEntry] = [:]
         for row in rows {
-            let (domain, entry) = try row.decode((String, Data).self)
-            book[domain] = try StoreCoding.decode(BookEntry.self, from: entry)
+            let (domain, state, alerts, runID, runKey, legacy) = try row.decode(
+                (String, Data?, Data?, Int64?, String?, Data?).self)
+            book[domain] = try StoredEntry(state: state, alerts: alerts, runID: runID, runKey: runKey, legacy: legacy)
+                .entry()
         }
         return book
     }
@@ -160,10 +165,7 @@ extension PostgresJournal {
         var answer = ClaimAnswer(grants: [], nextIn: nil, unreadable: [])
         for lease in leases {
             var entry: BookEntry?
-            if let data = lease.entry {
-                entry = try? StoreCoding.decode(BookEntry.self, from: data)
-                if entry == nil { answer.unreadable.append(lease.domain) }
-            }
+            do { entry = try lease.entry() } catch { answer.unreadable.append(lease.domain) }
             answer.grants.append(Grant(lease: Lease(domain: lease.domain, epoch: lease.epoch), entry: entry))
         }
         if leases.count < limit { answer.nextIn = try await store.nextClaimableIn(slack: slack) }

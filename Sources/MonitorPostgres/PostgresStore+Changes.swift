@@ -30,17 +30,28 @@ extension PostgresStore {
             for row in try await rows(
                 "reading changed domains",
                 """
-                SELECT domain, CASE WHEN changed = ANY(\(Array(seen.domains))::bigint[]) THEN NULL ELSE entry END,
-                       run_last_seen, run_checks, changed, changed_at < now() - make_interval(secs => \(settle))
-                FROM domains WHERE changed > \(cursor.domains) AND entry IS NOT NULL ORDER BY changed LIMIT \(limit)
+                SELECT domain, copied, CASE WHEN NOT copied THEN state END, CASE WHEN NOT copied THEN alerts END,
+                       origin_hash, cdn_hash, run_id, CASE WHEN NOT copied THEN entry END, run_last_seen, run_checks,
+                       changed, changed_at < now() - make_interval(secs => \(settle))
+                FROM (SELECT *, changed = ANY(\(Array(seen.domains))::bigint[]) AS copied FROM domains
+                      WHERE changed > \(cursor.domains) AND (state IS NOT NULL OR entry IS NOT NULL)
+                      ORDER BY changed LIMIT \(limit)) AS d
+                ORDER BY changed
                 """)
             {
                 read[read.count - 1] += 1
-                let (domain, entry, lastSeen, checks, changed, settled) = try row.decode(
-                    (String, Data?, Date?, Int?, Int64, Bool).self)
-                if let entry {
+                let (domain, copied, state, alerts, origin, cdn, runID, legacy, lastSeen, checks, changed, settled) =
+                    try row.decode(
+                        (String, Bool, Data?, Data?, String?, String?, Int64?, Data?, Date?, Int?, Int64, Bool).self)
+                let stored: MirroredDomain.Stored? =
+                    if let state {
+                        .columns(state: state, alerts: alerts, originHash: origin, cdnHash: cdn, runID: runID)
+                    } else {
+                        legacy.map { .entry($0) }
+                    }
+                if !copied, let stored {
                     var mirrored = MirroredDomain(
-                        domain: domain, entry: entry, runLastSeen: lastSeen, runChecks: checks)
+                        domain: domain, stored: stored, runLastSeen: lastSeen, runChecks: checks)
                     mirrored.changed = changed
                     changes.domains.append(mirrored)
                 }

@@ -36,13 +36,15 @@ extension PostgresStore {
                 ORDER BY next_due
                 LIMIT \(limit)
                 FOR UPDATE SKIP LOCKED)
-            RETURNING d.domain, d.epoch, d.next_due, d.entry
+            RETURNING d.domain, d.epoch, d.next_due, d.state, d.alerts, d.run_id, d.run_key, d.entry
             """)
         var leases: [DomainLease] = []
         do {
             for row in rows {
-                let (domain, epoch, due, entry) = try row.decode((String, Int64, Date, Data?).self)
-                leases.append(DomainLease(domain: domain, epoch: epoch, due: due, entry: entry))
+                let (domain, epoch, due, state, alerts, runID, runKey, legacy) = try row.decode(
+                    (String, Int64, Date, Data?, Data?, Int64?, String?, Data?).self)
+                let stored = StoredEntry(state: state, alerts: alerts, runID: runID, runKey: runKey, legacy: legacy)
+                leases.append(DomainLease(domain: domain, epoch: epoch, due: due, stored: stored))
             }
         } catch {
             throw .describing(error, while: "reading claimed domains")

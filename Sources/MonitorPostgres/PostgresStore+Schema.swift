@@ -129,11 +129,18 @@ extension PostgresStore {
                 body bytea NOT NULL
             )
             """,
-        ]
+        ],
+        [
+            // The entry as SQLite's columns (`EntryColumns`): `entry` stays for rows written before.
+            """
+            ALTER TABLE domains ADD COLUMN state bytea, ADD COLUMN alerts bytea, ADD COLUMN run_key text,
+                ADD COLUMN origin_hash text, ADD COLUMN cdn_hash text
+            """
+        ],
     ]
 
     /// The schema version this binary writes.
-    static var schemaVersion: Int { migrations.count }
+    package static var schemaVersion: Int { migrations.count }
 
     /// Checks that the database can be reached and logged into, then creates or upgrades the schema; refuses a
     /// database a newer binary has upgraded.

@@ -15,7 +15,11 @@ struct RoutineChecks: Sendable {
     private var domains: [String] = []
     private var epochs: [Int64] = []
     private var nextIns: [Double] = []
-    private var entries: [ByteBuffer] = []
+    private var states: [ByteBuffer] = []
+    private var alerts: [ByteBuffer] = []
+    private var runKeys: [String] = []
+    private var originHashes: [String] = []
+    private var cdnHashes: [String] = []
     private var verdicts: [String] = []
     private var runIDs: [Int64] = []
     private var lastSeens: [Date] = []
@@ -29,13 +33,17 @@ struct RoutineChecks: Sendable {
             let check = append.check, check.outcome.deliveries.isEmpty, check.outcome.timeline.isEmpty,
             case .extend(let mark, let lastSeen) = check.outcome.run,
             !domains.contains(check.report.domain),
-            let entry = try? StoreCoding.encode(BookEntry(committed: check.outcome, run: mark))
+            let columns = try? EntryColumns(check.outcome, run: mark)
         else { return false }
         indices.append(index)
         domains.append(check.report.domain)
         epochs.append(fence.lease.epoch)
         nextIns.append(fence.nextCheckIn)
-        entries.append(entry.bytea)
+        states.append(columns.state)
+        alerts.append(columns.alerts)
+        runKeys.append(columns.runKey)
+        originHashes.append(columns.originHash)
+        cdnHashes.append(columns.cdnHash)
         verdicts.append(check.outcome.state.verdict.rawValue)
         runIDs.append(mark.id)
         lastSeens.append(lastSeen)
@@ -48,12 +56,14 @@ struct RoutineChecks: Sendable {
         """
         UPDATE domains AS d
         SET next_due = now() + make_interval(secs => u.next_in), owner = NULL, lease_until = NULL,
-            checked_by = \(node), checked_at = now(), entry = u.entry, verdict = u.verdict, run_id = u.run_id,
-            run_last_seen = u.last_seen, run_checks = coalesce(d.run_checks, 0) + 1,
-            changed = nextval('changes'), changed_at = clock_timestamp()
-        FROM unnest(\(domains)::text[], \(epochs)::bigint[], \(nextIns)::float8[], \(entries)::bytea[],
+            checked_by = \(node), checked_at = now(), entry = NULL, state = u.state,
+            alerts = nullif(u.alerts, ''::bytea), run_key = u.run_key, origin_hash = nullif(u.origin, ''),
+            cdn_hash = nullif(u.cdn, ''), verdict = u.verdict, run_id = u.run_id, run_last_seen = u.last_seen,
+            run_checks = coalesce(d.run_checks, 0) + 1, changed = nextval('changes'), changed_at = clock_timestamp()
+        FROM unnest(\(domains)::text[], \(epochs)::bigint[], \(nextIns)::float8[], \(states)::bytea[],
+                    \(alerts)::bytea[], \(runKeys)::text[], \(originHashes)::text[], \(cdnHashes)::text[],
                     \(verdicts)::text[], \(runIDs)::bigint[], \(lastSeens)::timestamptz[])
-             AS u(domain, epoch, next_in, entry, verdict, run_id, last_seen)
+             AS u(domain, epoch, next_in, state, alerts, run_key, origin, cdn, verdict, run_id, last_seen)
         WHERE d.domain = u.domain AND d.owner = \(node) AND d.epoch = u.epoch
         RETURNING d.domain
         """

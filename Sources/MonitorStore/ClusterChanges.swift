@@ -61,18 +61,24 @@ package struct ChangeCursor: Sendable, Hashable {
     package init() {}
 }
 
-/// A domain's row: its entry (`BookEntry`, coded as `StoreCoding` codes it) and its open run's figures.
+/// A domain's row: its state and alert states coded as `StoreCoding` codes them (copied as they are), its open
+/// run's figures; or, in a row written by the cluster's first schema, its whole entry (`BookEntry`).
 package struct MirroredDomain: Sendable {
+    package enum Stored: Sendable {
+        case columns(state: Data, alerts: Data?, originHash: String?, cdnHash: String?, runID: Int64?)
+        case entry(Data)
+    }
+
     /// Its number in the cluster's `changes` sequence.
     package var changed: Int64 = 0
     package var domain: String
-    package var entry: Data
+    package var stored: Stored
     package var runLastSeen: Date?
     package var runChecks: Int?
 
-    package init(domain: String, entry: Data, runLastSeen: Date?, runChecks: Int?) {
+    package init(domain: String, stored: Stored, runLastSeen: Date?, runChecks: Int?) {
         self.domain = domain
-        self.entry = entry
+        self.stored = stored
         self.runLastSeen = runLastSeen
         self.runChecks = runChecks
     }

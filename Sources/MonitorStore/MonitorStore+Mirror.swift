@@ -2,6 +2,7 @@ import AASA
 import Foundation
 import GRDB
 import MonitorCore
+import MonitorEvaluation
 
 /// A cluster node's copy of the shared history (`ClusterChanges`): written into the node's own database in the
 /// schema of a daemon of its own, so `status`, the pages, the API and the badges read the whole fleet with the
@@ -42,11 +43,10 @@ extension MonitorStore {
                     ])
             }
             for row in changes.domains {
-                guard let entry = try? StoreCoding.decode(BookEntry.self, from: row.entry) else {
+                guard let copy = DomainCopy(row) else {
                     unreadable.append(row.domain)
                     continue
                 }
-                guard let state = entry.state else { continue }
                 try db.cachedStatement(
                     sql: """
                         INSERT INTO domain_state (domain, state_json, origin_hash, cdn_hash, run_id, run_last_seen,
@@ -57,11 +57,11 @@ extension MonitorStore {
                         """
                 ).execute(
                     arguments: [
-                        row.domain, try StoreCoding.encode(state), StoredHex.documentHash.value(state.originHash),
-                        StoredHex.documentHash.value(state.cdnHash), entry.run?.id,
+                        row.domain, copy.state, StoredHex.documentHash.value(copy.originHash),
+                        StoredHex.documentHash.value(copy.cdnHash), copy.runID,
                         row.runLastSeen.map { StoredInstant($0) }, row.runChecks,
                     ])
-                try Self.writeAlerts(db, domain: row.domain, alerts: entry.alerts)
+                try Self.writeAlerts(db, domain: row.domain, alerts: copy.alerts)
             }
             for event in changes.timeline {
                 try db.cachedStatement(
@@ -84,6 +84,45 @@ extension MonitorStore {
                     ])
             }
             return unreadable
+        }
+    }
+}
+
+/// A domain's row as the copy writes it: the state's bytes as the cluster stored them (checked to be a value
+/// `StoreCoding` can open, not decoded), alert states decoded only when there are any.
+private struct DomainCopy {
+    var state: Data
+    var originHash: String?
+    var cdnHash: String?
+    var runID: Int64?
+    var alerts: [FindingIdentity: AlertState]
+
+    /// `nil` when the stored values cannot be read (or the entry has no state yet).
+    init?(_ row: MirroredDomain) {
+        switch row.stored {
+        case .columns(let state, let alerts, let originHash, let cdnHash, let runID):
+            var decoded: [FindingIdentity: AlertState] = [:]
+            if let alerts {
+                guard let read = try? StoreCoding.decode([FindingIdentity: AlertState].self, from: alerts) else {
+                    return nil
+                }
+                decoded = read
+            }
+            guard (try? StoreCoding.json(of: state)) != nil else { return nil }
+            self.state = state
+            self.originHash = originHash
+            self.cdnHash = cdnHash
+            self.runID = runID
+            self.alerts = decoded
+        case .entry(let data):
+            guard let entry = try? StoreCoding.decode(BookEntry.self, from: data), let state = entry.state,
+                let coded = try? StoreCoding.encode(state)
+            else { return nil }
+            self.state = coded
+            self.originHash = state.originHash
+            self.cdnHash = state.cdnHash
+            self.runID = entry.run?.id
+            self.alerts = entry.alerts
         }
     }
 }

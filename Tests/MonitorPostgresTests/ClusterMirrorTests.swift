@@ -50,19 +50,47 @@ struct ClusterMirrorTests {
         }
     }
 
-    @Test("a row whose entry cannot be read is named and skipped; the others are copied")
+    @Test("a row whose state or alert states cannot be read is named and skipped; the others are copied")
     func unreadableRowSkipped() async throws {
         let (server, location) = try await PostgresServer.freshDatabase()
         try await withStore(location, node: "b") { store in
-            #expect(try await JournalFixtures.claimAndCommit(store, "bad.test").isCommitted)
-            #expect(try await JournalFixtures.claimAndCommit(store, "good.test").isCommitted)
+            for domain in ["bad.test", "bad-alerts.test", "good.test"] {
+                #expect(try await JournalFixtures.claimAndCommit(store, domain).isCommitted)
+            }
             _ = try server.psql(
-                "UPDATE domains SET entry = '\\x00'::bytea WHERE domain = 'bad.test'", database: location.database)
+                """
+                UPDATE domains SET state = '\\x00'::bytea WHERE domain = 'bad.test';
+                UPDATE domains SET alerts = '\\x7b'::bytea WHERE domain = 'bad-alerts.test'
+                """, database: location.database)
             let changes = try await store.changes(after: ChangeCursor(), limit: 100)
             let copy = try await MonitorStore.inMemory()
-            #expect(try await copy.mirror(changes) == ["bad.test"])
+            #expect(try await copy.mirror(changes).sorted() == ["bad-alerts.test", "bad.test"])
             #expect(try await copy.reader.domainState("good.test")?.verdict == .ready)
             #expect(try await copy.reader.domainState("bad.test") == nil)
+        }
+    }
+
+    @Test("a row written by the first schema (the whole entry in one value) is read by claims and copied")
+    func firstSchemaRow() async throws {
+        let (server, location) = try await PostgresServer.freshDatabase()
+        try await withStore(location, node: "b") { store in
+            #expect(try await JournalFixtures.claimAndCommit(store, "old.test", broken: true).isCommitted)
+            let book = try await PostgresJournal(store: store).book(domains: ["old.test"])
+            let entry = try #require(book["old.test"])
+            #expect(entry.alerts.count == 1)
+            let hex = try StoreCoding.encode(entry).map { String(format: "%02x", $0) }.joined()
+            _ = try server.psql(
+                """
+                UPDATE domains SET entry = decode('\(hex)', 'hex'), state = NULL, alerts = NULL, run_key = NULL,
+                    next_due = now()
+                """, database: location.database)
+            let claimed = try await PostgresJournal(store: store).claim(limit: 1, slack: 0, leaseFor: 60)
+            #expect(claimed.grants.first?.entry == entry)
+            #expect(claimed.unreadable.isEmpty)
+            let copy = try await MonitorStore.inMemory()
+            #expect(try await copy.mirror(try await store.changes(after: ChangeCursor(), limit: 100)).isEmpty)
+            #expect(try await copy.reader.domainState("old.test")?.verdict == .originBroken)
+            #expect(try await copy.reader.alertStates(domain: "old.test").count == 1)
         }
     }
 }

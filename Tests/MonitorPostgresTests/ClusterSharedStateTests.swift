@@ -60,7 +60,9 @@ struct ClusterSharedStateTests {
         async let one: Void = withStore(location, node: "a") { _ in }
         async let two: Void = withStore(location, node: "b") { _ in }
         _ = try await (one, two)
-        #expect(try server.psql("SELECT version FROM schema_version", database: location.database) == "1")
+        #expect(
+            try server.psql("SELECT version FROM schema_version", database: location.database)
+                == "\(PostgresStore.schemaVersion)")
     }
 
     @Test("a schema newer than this binary is refused, naming both versions")
@@ -71,7 +73,8 @@ struct ClusterSharedStateTests {
         let error = await #expect(throws: PostgresStoreError.self) {
             try await withStore(location, node: "a") { _ in }
         }
-        #expect(error == .schemaTooNew(found: 99, known: 1))
+        #expect(error == .schemaTooNew(found: 99, known: PostgresStore.schemaVersion))
+        #expect(PostgresStore.schemaVersion == 2)
     }
 
     @Test("a wrong password is said as an authentication failure, and no message shows the password")
