@@ -12,9 +12,10 @@ import PostgresNIO
 /// repeats its outcome (`RoutineChecks`). A check made under a lease (`JournalAppend.fence`) is written only while
 /// its lease holds: the fence is read first, under a row lock, and when another daemon has claimed the domain since,
 /// the append answers `.fenced` — its state, history and posts are not written. A record the server refuses fails
-/// the transaction; the batch is then written again one append at a time, so that only that append fails. A commit that queues posts raises the domain's state version,
-/// which keys its outbox rows (one row per transition and webhook, by a unique constraint). Values are encoded as
-/// SQLite's JSON columns are (`StoreCoding`), so both stores hold the same bytes for the same record.
+/// the transaction; the batch is then written again one append at a time, so that only that append fails. A commit
+/// that queues posts raises the domain's state version, which keys its outbox rows (one row per transition and
+/// webhook, by a unique constraint). Values are encoded as SQLite's JSON columns are (`StoreCoding`), so both stores
+/// hold the same bytes for the same record.
 package struct PostgresJournal: Journal {
     package let store: PostgresStore
 
@@ -23,6 +24,7 @@ package struct PostgresJournal: Journal {
     }
 
     package func append(_ appends: [JournalAppend]) async throws -> [JournalResult] {
+        guard !appends.isEmpty else { return [] }
         do {
             var routine = RoutineChecks()
             if appends.enumerated().allSatisfy({ routine.add($1, at: $0) }) {
@@ -68,8 +70,7 @@ package struct PostgresJournal: Journal {
                 if let conditions = append.conditions {
                     try await Self.replaceConditions(conditions, node: node, connection, logger)
                 }
-                try await Self.insertDeliveries(
-                    append.conditionDeliveries, domain: "", version: nil, connection, logger)
+                try await Self.insertConditionDeliveries(append.conditionDeliveries, connection, logger)
             }
             for batch in checks {
                 let held = try await batch.fence(node: node, connection, logger)
@@ -96,18 +97,17 @@ package struct PostgresJournal: Journal {
         }
     }
 
-    /// The outbox rows of `deliveries`, in order, keyed by the domain's state version (`nil`: a node's conditions,
-    /// keyed by their delivery ids).
-    static func insertDeliveries(
-        _ deliveries: [LedgerDelivery], domain: String, version: Int64?, _ connection: PostgresConnection,
-        _ logger: Logger
+    /// The outbox rows of a node's condition deliveries, in order: they have no domain nor state version, their
+    /// delivery ids key them. (A check's rows are written by `CheckBatch`.)
+    static func insertConditionDeliveries(
+        _ deliveries: [LedgerDelivery], _ connection: PostgresConnection, _ logger: Logger
     ) async throws {
         for (ordinal, delivery) in deliveries.enumerated() {
             let body = try MonitorJSON.encoder().encode(delivery.event)
             try await connection.query(
                 """
                 INSERT INTO outbox (domain, state_version, webhook, ordinal, delivery_id, event_id, body)
-                VALUES (\(domain), \(version), \(delivery.webhook), \(ordinal), \(delivery.deliveryID),
+                VALUES ('', NULL, \(delivery.webhook), \(ordinal), \(delivery.deliveryID),
                         \(delivery.event.id), \(body.bytea))
                 ON CONFLICT DO NOTHING
                 """, logger: logger)
