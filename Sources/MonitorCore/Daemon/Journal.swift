@@ -3,9 +3,11 @@ import Foundation
 /// What the daemon needs of a store: its one write path and the reads of start-up, reload and a check. SQLite
 /// implements it today (`MonitorStore`); another backend implements the same promises.
 package protocol Journal: Sendable {
-    /// Commits `appends` in one transaction, in order, each in its own savepoint: an append that cannot be written
-    /// fails alone and the others commit. Returns one result per append, once the transaction is durable; throws
-    /// when the transaction itself failed, and then nothing of it was kept.
+    /// Commits `appends` in order, in one transaction: an append that cannot be written fails alone and the others
+    /// commit (SQLite gives each a savepoint; PostgreSQL writes the batch again one append at a time when the server
+    /// refuses a record). Returns one result per append, once it is durable; throws when the transaction itself
+    /// failed, and then nothing of it was kept — except, on PostgreSQL, appends written one at a time before the
+    /// failure, which a leased check's retry finds fenced (its lease ended with that commit).
     func append(_ appends: [JournalAppend]) async throws -> [JournalResult]
 
     /// The committed entries of `domains` (those with none are absent).

@@ -32,7 +32,7 @@ extension DaemonOrchestrator {
         var keepStateDirectory: String?
         /// Daemons of one cluster on a throwaway PostgreSQL (`store: postgres:`); 0 runs one daemon on SQLite. The
         /// first node's figures and readers are reported as for one daemon; CPU is summed over the nodes, checks are
-        /// read from the first node's copy of the history (`ClusterMirror`), and PostgreSQL's WAL is counted.
+        /// counted in the database, and PostgreSQL's WAL is counted.
         var clusterNodes = 0
         /// Seconds into each run when the last node of the cluster is killed with SIGKILL (failover); nil: never.
         var killNodeAt: Int?
