@@ -8,14 +8,13 @@ import PostgresNIO
 
 /// The daemon's journal on PostgreSQL: the same promises as SQLite's (`Journal`), kept in the cluster's tables.
 ///
-/// A batch is one transaction, its checks written by two statements (`CheckBatch`), or one when every check only
-/// repeats its outcome (`RoutineChecks`). A check made under a lease (`JournalAppend.fence`) is written only while
-/// its lease holds: the fence is read first, under a row lock, and when another daemon has claimed the domain since,
-/// the append answers `.fenced` — its state, history and posts are not written. A record the server refuses fails
-/// the transaction; the batch is then written again one append at a time, so that only that append fails. A commit
-/// that queues posts raises the domain's state version, which keys its outbox rows (one row per transition and
-/// webhook, by a unique constraint). Values are encoded as SQLite's JSON columns are (`StoreCoding`), so both stores
-/// hold the same bytes for the same record.
+/// A batch is one transaction, its checks written by two statements whatever their number (`CheckBatch`). A check
+/// made under a lease (`JournalAppend.fence`) is written only while its lease holds: the fence is read first, under
+/// a row lock, and when another daemon has claimed the domain since, the append answers `.fenced` — its state,
+/// history and posts are not written. A record the server refuses fails the transaction; the batch is then written
+/// again one append at a time, so that only that append fails. A commit that queues posts raises the domain's state
+/// version, which keys its outbox rows (one row per transition and webhook, by a unique constraint). Values are
+/// encoded as SQLite's JSON columns are (`StoreCoding`), so both stores hold the same bytes for the same record.
 package struct PostgresJournal: Journal {
     package let store: PostgresStore
 
@@ -26,15 +25,8 @@ package struct PostgresJournal: Journal {
     package func append(_ appends: [JournalAppend]) async throws -> [JournalResult] {
         guard !appends.isEmpty else { return [] }
         do {
-            var routine = RoutineChecks()
-            if appends.enumerated().allSatisfy({ routine.add($1, at: $0) }) {
-                // The cluster's steady state: one statement, atomic on its own.
-                let written = try await store.rows(
-                    "recording \(appends.count) checks", routine.update(node: store.node))
-                return try routine.results(written: written, count: appends.count)
-            }
             return try await write(appends)
-        } catch let error as PostgresStoreError {
+        } catch {
             // The server refused a record (or one could not be coded): the whole transaction is gone. Each append
             // again on its own, so that one bad record fails alone and the others are kept.
             switch error {

@@ -5,14 +5,14 @@ import MonitorPostgres
 import TestSupport
 import Testing
 
-/// A check that repeats its domain's outcome is written by one statement for the whole batch (`RoutineChecks`),
-/// its fence in the statement's `WHERE`: the same promises as the general path, against a real PostgreSQL 15.
-@Suite("PostgreSQL routine checks in one statement")
-struct RoutineCheckTests {
+/// A check that repeats its domain's outcome (the steady state: its run is extended, nothing is posted) under its
+/// fence, beside a first check in the same batch (`CheckBatch`), against a real PostgreSQL 15.
+@Suite("PostgreSQL repeated outcomes under their fences")
+struct RepeatedOutcomeTests {
     @Test(
-        "repeated outcomes extend their runs under their fences; a late repeat writes nothing; a batch may mix both paths"
+        "repeated outcomes extend their runs under their fences; a late repeat writes nothing; first checks beside them"
     )
-    func routineChecksAreFenced() async throws {
+    func repeatedOutcomesAreFenced() async throws {
         try await withTwoNodes { server, location, a, b in
             try await a.register(domains: ["x.test", "y.test"])
             let opening = try await PostgresJournal(store: a).claim(limit: 2, slack: 0, leaseFor: 60).grants
