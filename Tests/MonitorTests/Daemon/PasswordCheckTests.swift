@@ -66,7 +66,7 @@ struct PasswordCheckTests {
 
     /// What a user's wrong password costs the daemon: its CPU time, which other tests loading the 2 cores do not
     /// change as they change the answer's latency (a wall-clock comparison failed at 27–30% in loaded full runs).
-    @Test("an unknown user costs what a known user of a scheme costs (within 20%), for bcrypt and SHA-256-crypt")
+    @Test("an unknown user costs what a known user of a scheme costs (within a third), for bcrypt and SHA-256-crypt")
     func unknownUserTiming() async throws {
         try await Self.withDaemon { request, pid in
             var ticks: [String: Int] = [:]
@@ -86,7 +86,9 @@ struct PasswordCheckTests {
             for name in ["nobody", "admin"] {
                 let cost = Double(ticks[name] ?? 0)
                 let closest = known.map { abs(($0 - cost) / max($0, 1)) }.min() ?? 1
-                #expect(closest < 0.2, "\(name): \(cost) ticks against \(known)")
+                // A third: the daemon's own background work lands in whichever request it overlaps (22% once in a
+                // loaded full run); an unknown user answered without a hash costs a small fraction of either.
+                #expect(closest < 0.34, "\(name): \(cost) ticks against \(known)")
             }
         }
     }
