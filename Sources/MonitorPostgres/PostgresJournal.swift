@@ -27,12 +27,10 @@ package struct PostgresJournal: Journal {
         do {
             return try await write(appends)
         } catch {
-            // The server refused a record (or one could not be coded): the whole transaction is gone. Each append
-            // again on its own, so that one bad record fails alone and the others are kept.
-            switch error {
-            case .server, .unreadable: break
-            default: throw error
-            }
+            // The server refused a record: the whole transaction is gone. Each append again on its own, so that one
+            // bad record fails alone and the others are kept. Any other failure (no connection, no answer in time,
+            // an answer this binary cannot read) is the store's, not a record's: thrown, the checks wait and retry.
+            guard case .server = error else { throw error }
             guard appends.count > 1 else { return [.failed(reason: "\(error)")] }
             var results: [JournalResult] = []
             for append in appends { results += try await self.append([append]) }

@@ -16,9 +16,13 @@ package enum HTTPDate {
         return reader.asctimeDate()
     }
 
-    private static let shortDays = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
-    private static let longDays = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
-    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    private static let shortDays = utf8(["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"])
+    private static let longDays = utf8(["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"])
+    private static let months = utf8([
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ])
+
+    private static func utf8(_ words: [String]) -> [[UInt8]] { words.map { Array($0.utf8) } }
 
     private struct Reader {
         let bytes: [UInt8]
@@ -84,9 +88,8 @@ package enum HTTPDate {
         }
 
         /// The index of the word of `words` that starts here.
-        mutating func word(in words: [String]) -> Int? {
-            for (index, word) in words.enumerated() {
-                let utf8 = Array(word.utf8)
+        mutating func word(in words: [[UInt8]]) -> Int? {
+            for (index, utf8) in words.enumerated() {
                 if position + utf8.count <= bytes.count, bytes[position..<position + utf8.count].elementsEqual(utf8) {
                     position += utf8.count
                     return index
